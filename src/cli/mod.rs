@@ -1,0 +1,34 @@
+//! Argument parsing and dispatch for the `riichi-lens` binary.
+
+mod score;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Reads a photo of a winning Riichi mahjong hand and scores it exactly.
+#[derive(Debug, Parser)]
+#[command(name = "riichi-lens", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Score a hand given in notation, or JSON lines from stdin with --jsonl.
+    Score(score::ScoreArgs),
+    /// Track a whole game: new, riichi, win, draw, undo, show, end, export.
+    Game(riichi_lens::table::cli::GameArgs),
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Score(args) => score::run(args),
+        Command::Game(args) => {
+            let stdout = std::io::stdout();
+            riichi_lens::table::cli::run(args, &mut stdout.lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! The JSON interface of the scorer: a request object (one line of `score --jsonl` input)
+//! turned into a hand, a win context and rules, and a result or error object back.
+//!
+//! No I/O here: the binary reads lines and writes what [`score_line`] returns.
+
+use crate::context::{FirstTurn, Riichi, WinContext, WinMethod};
+use crate::hand::Hand;
+use crate::notation::{parse_hand, parse_meld, parse_tile, parse_tiles, NotationError};
+use crate::rules::{Rules, RulesError};
+use crate::score::{score, Score, ScoreError};
+use crate::tile::{Tile, Wind};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use thiserror::Error;
+
+/// One scoring request. Field names are the JSON keys; every field but `hand` is optional.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Request {
+    /// Concealed tiles including the winning tile; melds may also be written inline.
+    pub hand: String,
+    pub melds: Vec<String>,
+    /// The winning tile; defaults to the last concealed tile of `hand`.
+    pub win: Option<String>,
+    pub tsumo: bool,
+    pub riichi: bool,
+    pub double_riichi: bool,
+    pub ippatsu: bool,
+    pub haitei: bool,
+    pub houtei: bool,
+    pub rinshan: bool,
+    pub chankan: bool,
+    pub tenhou: bool,
+    pub chiihou: bool,
+    pub renhou: bool,
+    pub nagashi_mangan: bool,
+    pub seat_wind: Option<String>,
+    pub round_wind: Option<String>,
+    pub dora_indicators: Tiles,
+    pub ura_indicators: Tiles,
+    pub honba: u32,
+    pub riichi_sticks: u32,
+    pub kita: u8,
+    /// The discarder's seat on a ron (for wareme and per-payer output).
+    pub discarder: Option<String>,
+    /// The wareme seat, when the wareme rule is on.
+    pub wareme: Option<String>,
+    /// A preset name, or an object with `preset` and switch overrides.
+    pub rules: Value,
+}
+
+/// Tiles given as one notation string (`"3m7z"`) or a list of strings (`["3m", "7z"]`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(untagged)]
+pub enum Tiles {
+    #[default]
+    None,
+    Text(String),
+    List(Vec<String>),
+}
+
+impl Tiles {
+    fn parse(&self) -> Result<Vec<Tile>, NotationError> {
+        match self {
+            Tiles::None => Ok(Vec::new()),
+            Tiles::Text(text) => parse_tiles(text),
+            Tiles::List(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    out.extend(parse_tiles(item)?);
+                }
+                Ok(out)
+            }
+        }
+    }
+}
+
+/// Why a request could not be scored.
+#[derive(Debug, Error)]
+pub enum RequestError {
+    #[error("invalid JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    #[error("{field}: {message}")]
+    Field {
+        field: &'static str,
+        message: String,
+    },
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error(transparent)]
+    Score(#[from] ScoreError),
+}
+
+impl RequestError {
+    /// A stable snake_case name for the error object's `kind`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RequestError::Json(_) => "invalid_json",
+            RequestError::Notation(_) => "notation",
+            RequestError::Field { .. } => "bad_field",
+            RequestError::Rules(_) => "rules",
+            RequestError::Score(e) => e.kind(),
+        }
+    }
+
+    /// `{"error": message, "kind": kind}`.
+    pub fn to_json(&self) -> Value {
+        json!({"error": self.to_string(), "kind": self.kind()})
+    }
+}
+
+fn wind(field: &'static str, value: &Option<String>) -> Result<Option<Wind>, RequestError> {
+    value
+        .as_deref()
+        .map(|text| {
+            Wind::parse(text).ok_or_else(|| RequestError::Field {
+                field,
+                message: format!("{text:?} is not a wind (E, S, W or N)"),
+            })
+        })
+        .transpose()
+}
+
+fn bad(field: &'static str, message: &str) -> RequestError {
+    RequestError::Field {
+        field,
+        message: message.to_string(),
+    }
+}
+
+impl Request {
+    /// Builds the scorer's inputs from the request.
+    pub fn build(&self) -> Result<(Hand, WinContext, Rules), RequestError> {
+        let mut parsed = parse_hand(&self.hand)?;
+        for meld in &self.melds {
+            parsed.melds.push(parse_meld(meld)?);
+        }
+        let win = match &self.win {
+            Some(text) => parse_tile(text)?,
+            None => *parsed
+                .tiles
+                .last()
+                .ok_or_else(|| bad("hand", "no concealed tiles"))?,
+        };
+        let rules = Rules::from_json(&self.rules)?;
+        let first_turn = match (self.tenhou, self.chiihou, self.renhou) {
+            (false, false, false) => FirstTurn::None,
+            (true, false, false) => FirstTurn::Tenhou,
+            (false, true, false) => FirstTurn::Chiihou,
+            (false, false, true) => FirstTurn::Renhou,
+            _ => return Err(bad("tenhou", "only one of tenhou, chiihou and renhou")),
+        };
+        let ctx = WinContext {
+            method: if self.tsumo {
+                WinMethod::Tsumo
+            } else {
+                WinMethod::Ron
+            },
+            riichi: match (self.riichi, self.double_riichi) {
+                (_, true) => Riichi::Double,
+                (true, _) => Riichi::Riichi,
+                _ => Riichi::None,
+            },
+            ippatsu: self.ippatsu,
+            haitei: self.haitei,
+            houtei: self.houtei,
+            rinshan: self.rinshan,
+            chankan: self.chankan,
+            first_turn,
+            seat_wind: wind("seat_wind", &self.seat_wind)?.unwrap_or_default(),
+            round_wind: wind("round_wind", &self.round_wind)?.unwrap_or_default(),
+            dora_indicators: self.dora_indicators.parse()?,
+            ura_indicators: self.ura_indicators.parse()?,
+            kita: self.kita,
+            honba: self.honba,
+            riichi_sticks: self.riichi_sticks,
+            discarder: wind("discarder", &self.discarder)?,
+            wareme: wind("wareme", &self.wareme)?,
+            nagashi_mangan: self.nagashi_mangan,
+        };
+        let hand = Hand::new(parsed.tiles, parsed.melds, win).map_err(ScoreError::from)?;
+        Ok((hand, ctx, rules))
+    }
+
+    /// Builds and scores.
+    pub fn score(&self) -> Result<Score, RequestError> {
+        let (hand, ctx, rules) = self.build()?;
+        Ok(score(&hand, &ctx, &rules)?)
+    }
+}
+
+/// Scores one JSON line, returning the result or error object as one line of JSON.
+pub fn score_line(line: &str) -> String {
+    let result = serde_json::from_str::<Request>(line)
+        .map_err(RequestError::from)
+        .and_then(|request| request.score());
+    match result {
+        Ok(score) => serde_json::to_string(&score).unwrap_or_else(|e| {
+            json!({"error": format!("could not encode the result: {e}"), "kind": "internal"})
+                .to_string()
+        }),
+        Err(error) => error.to_json().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Value {
+        serde_json::from_str(&score_line(line)).unwrap()
+    }
+
+    #[test]
+    fn scores_a_line() {
+        let out = parse(
+            r#"{"hand": "123m456p789s33344z", "win": "4z", "riichi": true, "seat_wind": "S"}"#,
+        );
+        assert_eq!(out["han"], 1);
+        assert_eq!(out["fu"], 40);
+        assert_eq!(out["yaku"][0]["name"], "riichi");
+        assert_eq!(out["points"]["ron"], 1300);
+        assert_eq!(out["points"]["total"], 1300);
+        assert!(out["limit"].is_null());
+    }
+
+    #[test]
+    fn errors_are_objects_with_a_kind() {
+        let cases = [
+            ("not json", "invalid_json"),
+            (r#"{"hand": "123x"}"#, "notation"),
+            (r#"{"hand": "123m"}"#, "wrong_tile_count"),
+            (r#"{"hand": "123m456p789s11223z"}"#, "not_complete"),
+            (
+                r#"{"hand": "123m456p789s33344z", "win": "4z", "seat_wind": "S"}"#,
+                "no_yaku",
+            ),
+            (
+                r#"{"hand": "123m456p789s11122z", "win": "2z", "ippatsu": true}"#,
+                "impossible_conditions",
+            ),
+            (
+                r#"{"hand": "123m456p789s11122z", "win": "2z", "riichi": true, "rules": "nope"}"#,
+                "rules",
+            ),
+            (
+                r#"{"hand": "123m456p789s11122z", "win": "2z", "seat_wind": "X"}"#,
+                "bad_field",
+            ),
+            (r#"{"hand": "123m", "bogus": 1}"#, "invalid_json"),
+        ];
+        for (line, kind) in cases {
+            let out = parse(line);
+            assert_eq!(out["kind"], kind, "{line}: {out}");
+            assert!(out["error"].as_str().is_some_and(|e| !e.is_empty()));
+        }
+    }
+
+    #[test]
+    fn indicators_as_string_or_list() {
+        let a = parse(
+            r#"{"hand": "234m567p22s345678s", "win": "8s", "tsumo": true, "dora_indicators": "1m4p"}"#,
+        );
+        let b = parse(
+            r#"{"hand": "234m567p22s345678s", "win": "8s", "tsumo": true, "dora_indicators": ["1m", "4p"]}"#,
+        );
+        assert_eq!(a, b);
+        assert_eq!(a["han"], 5);
+    }
+}
