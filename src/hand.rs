@@ -175,6 +175,12 @@ impl std::fmt::Display for Meld {
     }
 }
 
+impl serde::Serialize for Meld {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// Why tiles do not form a winning-hand shape.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum HandError {

@@ -23,6 +23,7 @@ pub mod rules;
 pub mod score;
 pub mod shape;
 pub mod table;
+pub mod vision;
 pub mod tile;
 pub mod yaku;
 

@@ -223,6 +223,12 @@ impl fmt::Debug for Tile {
     }
 }
 
+impl serde::Serialize for Tile {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// A wind: a seat or the round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Wind {

@@ -1,5 +1,6 @@
 //! Argument parsing and dispatch for the `riichi-lens` binary.
 
+mod photo;
 mod score;
 
 use clap::{Parser, Subcommand};
@@ -17,6 +18,10 @@ pub struct Cli {
 enum Command {
     /// Score a hand given in notation, or JSON lines from stdin with --jsonl.
     Score(score::ScoreArgs),
+    /// Detect and read every tile in a photo.
+    Recognize(photo::RecognizeArgs),
+    /// Recognize a photo of a winning hand and score it.
+    ScorePhoto(photo::ScorePhotoArgs),
     /// Track a whole game: new, riichi, win, draw, undo, show, end, export.
     Game(riichi_lens::table::cli::GameArgs),
 }
@@ -25,6 +30,8 @@ enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Score(args) => score::run(args),
+        Command::Recognize(args) => photo::recognize(args),
+        Command::ScorePhoto(args) => photo::score_photo(args),
         Command::Game(args) => {
             let stdout = std::io::stdout();
             riichi_lens::table::cli::run(args, &mut stdout.lock())?;

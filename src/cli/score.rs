@@ -12,12 +12,25 @@ pub struct ScoreArgs {
     /// The concealed tiles including the winning tile, e.g. "123m456p789s1122z"; melds may
     /// be written inline: "123m456p11z [789s] (5555p)".
     hand: Option<String>,
-    /// The winning tile (default: the last concealed tile).
-    #[arg(long)]
-    win: Option<String>,
     /// Melds: [123m] chi, [555p] pon, [5555p] open kan, (5555p) closed kan, {5555p} added kan.
     #[arg(long, num_args = 1..)]
     melds: Vec<String>,
+    #[command(flatten)]
+    pub conditions: Conditions,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Read one JSON request per line from stdin, write one result per line to stdout.
+    #[arg(long, conflicts_with = "hand")]
+    jsonl: bool,
+}
+
+/// Win conditions, shared by `score` and `score-photo`.
+#[derive(Debug, Args, Clone)]
+pub struct Conditions {
+    /// The winning tile (default: the set-apart or last concealed tile).
+    #[arg(long)]
+    pub win: Option<String>,
     #[arg(long)]
     tsumo: bool,
     #[arg(long)]
@@ -45,7 +58,7 @@ pub struct ScoreArgs {
     nagashi_mangan: bool,
     /// Dora indicators, e.g. "3m7z".
     #[arg(long)]
-    dora: Option<String>,
+    pub dora: Option<String>,
     /// Ura dora indicators (riichi only).
     #[arg(long)]
     ura: Option<String>,
@@ -72,12 +85,6 @@ pub struct ScoreArgs {
     /// Override a rule switch: --set kiriage=true --set honba_value=1500.
     #[arg(long = "set", value_name = "SWITCH=VALUE")]
     overrides: Vec<String>,
-    /// Print the result as JSON.
-    #[arg(long)]
-    json: bool,
-    /// Read one JSON request per line from stdin, write one result per line to stdout.
-    #[arg(long, conflicts_with = "hand")]
-    jsonl: bool,
 }
 
 pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
@@ -87,62 +94,72 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
     let Some(hand) = args.hand.clone() else {
         bail!("give a hand, e.g. riichi-lens score \"123m456p789s11122z\" --win 2z --riichi, or --jsonl");
     };
-    let request = request_from(&args, hand)?;
-    let score = request.score().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &score)?;
-        writeln!(out)?;
-    } else {
-        write_readable(&mut out, &request, &score)?;
-    }
+    let request = args.conditions.request(hand, args.melds.clone())?;
+    print_score(&request, args.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn request_from(args: &ScoreArgs, hand: String) -> anyhow::Result<Request> {
-    let rules = if args.overrides.is_empty() {
-        serde_json::Value::String(args.rules.clone())
+/// Scores a request and prints it readable or as JSON.
+pub fn print_score(request: &Request, json: bool) -> anyhow::Result<()> {
+    let score = request.score().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if json {
+        serde_json::to_writer_pretty(&mut out, &score)?;
+        writeln!(out)?;
     } else {
-        let mut map = serde_json::Map::new();
-        map.insert("preset".into(), args.rules.clone().into());
-        for item in &args.overrides {
-            let (key, value) = item
-                .split_once('=')
-                .with_context(|| format!("--set {item:?}: expected SWITCH=VALUE"))?;
-            let value = serde_json::from_str(value)
-                .unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
-            map.insert(key.to_string(), value);
-        }
-        serde_json::Value::Object(map)
-    };
-    Ok(Request {
-        hand,
-        melds: args.melds.clone(),
-        win: args.win.clone(),
-        tsumo: args.tsumo,
-        riichi: args.riichi,
-        double_riichi: args.double_riichi,
-        ippatsu: args.ippatsu,
-        haitei: args.haitei,
-        houtei: args.houtei,
-        rinshan: args.rinshan,
-        chankan: args.chankan,
-        tenhou: args.tenhou,
-        chiihou: args.chiihou,
-        renhou: args.renhou,
-        nagashi_mangan: args.nagashi_mangan,
-        seat_wind: Some(args.seat.clone()),
-        round_wind: Some(args.round_wind.clone()),
-        dora_indicators: args.dora.clone().map_or(Tiles::None, Tiles::Text),
-        ura_indicators: args.ura.clone().map_or(Tiles::None, Tiles::Text),
-        honba: args.honba,
-        riichi_sticks: args.sticks,
-        kita: args.kita,
-        discarder: args.discarder.clone(),
-        wareme: None,
-        rules,
-    })
+        write_readable(&mut out, request, &score)?;
+    }
+    Ok(())
+}
+
+impl Conditions {
+    /// A scoring request for `hand` and `melds` under these conditions.
+    pub fn request(&self, hand: String, melds: Vec<String>) -> anyhow::Result<Request> {
+        let args = self;
+        let rules = if args.overrides.is_empty() {
+            serde_json::Value::String(args.rules.clone())
+        } else {
+            let mut map = serde_json::Map::new();
+            map.insert("preset".into(), args.rules.clone().into());
+            for item in &args.overrides {
+                let (key, value) = item
+                    .split_once('=')
+                    .with_context(|| format!("--set {item:?}: expected SWITCH=VALUE"))?;
+                let value = serde_json::from_str(value)
+                    .unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
+                map.insert(key.to_string(), value);
+            }
+            serde_json::Value::Object(map)
+        };
+        Ok(Request {
+            hand,
+            melds,
+            win: args.win.clone(),
+            tsumo: args.tsumo,
+            riichi: args.riichi,
+            double_riichi: args.double_riichi,
+            ippatsu: args.ippatsu,
+            haitei: args.haitei,
+            houtei: args.houtei,
+            rinshan: args.rinshan,
+            chankan: args.chankan,
+            tenhou: args.tenhou,
+            chiihou: args.chiihou,
+            renhou: args.renhou,
+            nagashi_mangan: args.nagashi_mangan,
+            seat_wind: Some(args.seat.clone()),
+            round_wind: Some(args.round_wind.clone()),
+            dora_indicators: args.dora.clone().map_or(Tiles::None, Tiles::Text),
+            ura_indicators: args.ura.clone().map_or(Tiles::None, Tiles::Text),
+            honba: args.honba,
+            riichi_sticks: args.sticks,
+            kita: args.kita,
+            discarder: args.discarder.clone(),
+            wareme: None,
+            rules,
+        })
+    }
 }
 
 /// Streams stdin to stdout; a bad line yields an error object and the run goes on.

@@ -1,0 +1,723 @@
+//! From detected tiles to a hand: which tiles form the concealed row, which are called melds
+//! (marked by a sideways tile), closed kans (two face-down tiles), added kans (a sideways tile
+//! stacked on another), dora indicators (tiles set apart from the hand row), and the winning
+//! tile when it is set apart at the right end of the concealed tiles.
+//!
+//! Works in the hand's own frame, so tilted photos read the same as straight ones: the row
+//! axis is estimated from the tiles' orientations, upright tiles are the majority, and the
+//! hand is read left to right with the tiles' tops towards the top of the photo.
+//!
+//! [`read_hand`] then decodes the tiles with the hand in mind: when the most probable reading is
+//! not a complete hand, or holds a fifth copy, nearby readings are searched for the most probable
+//! valid one, and the tiles it changed are marked uncertain.
+
+use super::{Detection, Face};
+use crate::hand::{counts, Hand, Meld, MeldKind};
+use crate::shape::for_each_reading;
+use crate::tile::{Kind, Tile};
+use serde::Serialize;
+
+/// A meld found in the photo, as indices into the detections in reading order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MeldSpot {
+    pub tiles: Vec<usize>,
+    /// Index (into `tiles`) of the sideways tile, if any.
+    pub called: Option<usize>,
+    /// Two sideways tiles stacked: an added kan.
+    pub stacked: bool,
+    /// Two face-down tiles: a closed kan.
+    pub closed_kan: bool,
+}
+
+/// Where each detected tile belongs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Layout {
+    /// Concealed tiles in reading order, without a set-apart winning tile.
+    pub concealed: Vec<usize>,
+    /// The winning tile, when set apart to the right of the concealed tiles.
+    pub win: Option<usize>,
+    pub melds: Vec<MeldSpot>,
+    /// Dora indicators (face-up tiles in rows apart from the hand).
+    pub dora: Vec<usize>,
+    /// Detections not placed (face-down tiles outside kans, stray tiles).
+    pub unplaced: Vec<usize>,
+}
+
+/// Angle difference on axes (mod π), in 0..=π/2.
+fn axis_difference(a: f32, b: f32) -> f32 {
+    let d = (a - b).rem_euclid(std::f32::consts::PI);
+    d.min(std::f32::consts::PI - d)
+}
+
+fn median(mut values: Vec<f32>) -> f32 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f32::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Lays out the detections and marks the sideways ones.
+pub fn lay_out(detections: &mut [Detection]) -> Layout {
+    if detections.is_empty() {
+        return Layout::default();
+    }
+    // Up axes mod π/2: upright and sideways tiles agree on the doubled-doubled angle.
+    let (mut c4, mut s4) = (0f32, 0f32);
+    for d in detections.iter() {
+        c4 += (4.0 * d.rotated.phi).cos();
+        s4 += (4.0 * d.rotated.phi).sin();
+    }
+    let axis = s4.atan2(c4) / 4.0;
+    let other = axis + std::f32::consts::FRAC_PI_2;
+    let near = |phi: f32, a: f32| axis_difference(phi, a) < std::f32::consts::FRAC_PI_4;
+    let votes = detections
+        .iter()
+        .filter(|d| near(d.rotated.phi, axis))
+        .count();
+    let mut up = if 2 * votes >= detections.len() {
+        axis
+    } else {
+        other
+    };
+    for d in detections.iter_mut() {
+        d.sideways = !near(d.rotated.phi, up);
+    }
+    // Tops towards the top of the photo.
+    if up.sin() > 0.0 || (up.sin().abs() < 1e-3 && up.cos() > 0.0) {
+        up += std::f32::consts::PI;
+    }
+    let (ux, uy) = (up.cos(), up.sin());
+    let (rx, ry) = (-uy, ux);
+    let along: Vec<f32> = detections
+        .iter()
+        .map(|d| d.rotated.cx * rx + d.rotated.cy * ry)
+        .collect();
+    let across: Vec<f32> = detections
+        .iter()
+        .map(|d| -(d.rotated.cx * ux + d.rotated.cy * uy))
+        .collect();
+    let upright: Vec<&Detection> = detections.iter().filter(|d| !d.sideways).collect();
+    let tile_h = median(
+        upright
+            .iter()
+            .map(|d| d.rotated.h.max(d.rotated.w))
+            .collect(),
+    );
+    let tile_w = median(
+        upright
+            .iter()
+            .map(|d| d.rotated.w.min(d.rotated.h))
+            .collect(),
+    );
+    let (tile_h, tile_w) = if tile_h > 0.0 {
+        (tile_h, tile_w)
+    } else {
+        let all = median(
+            detections
+                .iter()
+                .map(|d| d.rotated.h.max(d.rotated.w))
+                .collect(),
+        );
+        (all, all * 0.75)
+    };
+
+    // Rows: split the tiles where the gap across the row direction is large.
+    let mut order: Vec<usize> = (0..detections.len()).collect();
+    order.sort_by(|&a, &b| across[a].total_cmp(&across[b]));
+    let mut rows: Vec<Vec<usize>> = vec![vec![order[0]]];
+    for pair in order.windows(2) {
+        if across[pair[1]] - across[pair[0]] > 0.6 * tile_h {
+            rows.push(Vec::new());
+        }
+        if let Some(row) = rows.last_mut() {
+            row.push(pair[1]);
+        }
+    }
+    let hand_row = (0..rows.len())
+        .max_by(|&a, &b| rows[a].len().cmp(&rows[b].len()).then(b.cmp(&a).reverse()))
+        .unwrap_or(0);
+    let mut hand: Vec<usize> = rows[hand_row].clone();
+    // A sideways tile stacked on a sideways tile of the hand row belongs to the hand (added kan).
+    let mut others: Vec<usize> = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        if r == hand_row {
+            continue;
+        }
+        for &i in row {
+            let stacked = detections[i].sideways
+                && hand.iter().any(|&j| {
+                    detections[j].sideways
+                        && (along[i] - along[j]).abs() < 0.5 * tile_w
+                        && (across[i] - across[j]).abs() < 1.6 * tile_w
+                });
+            if stacked {
+                hand.push(i);
+            } else {
+                others.push(i);
+            }
+        }
+    }
+    hand.sort_by(|&a, &b| along[a].total_cmp(&along[b]));
+
+    let mut layout = Layout::default();
+    for i in others {
+        if detections[i].tile == Face::Back {
+            layout.unplaced.push(i);
+        } else {
+            layout.dora.push(i);
+        }
+    }
+    layout.dora.sort_by(|&a, &b| along[a].total_cmp(&along[b]));
+
+    // Merge stacked sideways pairs into single slots so gaps are measured between slots.
+    let mut slots: Vec<Vec<usize>> = Vec::new();
+    for &i in &hand {
+        if let Some(last) = slots.last_mut() {
+            let j = last[0];
+            if detections[i].sideways
+                && detections[j].sideways
+                && (along[i] - along[j]).abs() < 0.5 * tile_w
+            {
+                last.push(i);
+                continue;
+            }
+        }
+        slots.push(vec![i]);
+    }
+    let extent = |i: usize| {
+        if detections[i].sideways {
+            tile_h
+        } else {
+            tile_w
+        }
+    };
+    // Groups: runs of slots separated by gaps wider than a third of a tile.
+    let mut groups: Vec<Vec<usize>> = vec![vec![0]];
+    for s in 1..slots.len() {
+        let (a, b) = (slots[s - 1][0], slots[s][0]);
+        let gap = along[b] - along[a] - (extent(a) + extent(b)) / 2.0;
+        if gap > 0.33 * tile_w {
+            groups.push(Vec::new());
+        }
+        if let Some(group) = groups.last_mut() {
+            group.push(s);
+        }
+    }
+    let marks = |s: usize| {
+        slots[s]
+            .iter()
+            .any(|&i| detections[i].sideways || detections[i].tile == Face::Back)
+    };
+    let meld_start = groups
+        .iter()
+        .position(|g| g.iter().any(|&s| marks(s)))
+        .unwrap_or(groups.len());
+    let concealed_groups = &groups[..meld_start];
+    for (n, group) in concealed_groups.iter().enumerate() {
+        let last = n + 1 == concealed_groups.len();
+        if last && n > 0 && group.len() == 1 {
+            layout.win = Some(slots[group[0]][0]);
+        } else {
+            layout.concealed.extend(group.iter().map(|&s| slots[s][0]));
+        }
+    }
+    for group in &groups[meld_start..] {
+        split_melds(group, &slots, detections, &mut layout);
+    }
+    layout
+}
+
+/// Splits a run of meld slots into melds: a closed kan is four slots with two backs; otherwise
+/// each meld has one sideways slot and three or four tiles.
+fn split_melds(
+    group: &[usize],
+    slots: &[Vec<usize>],
+    detections: &[Detection],
+    layout: &mut Layout,
+) {
+    let is_back = |s: usize| detections[slots[s][0]].tile == Face::Back;
+    let is_sideways = |s: usize| detections[slots[s][0]].sideways;
+    let face_of = |s: usize| match detections[slots[s][0]].tile {
+        Face::Tile(t) => Some(t.kind()),
+        Face::Back => None,
+    };
+    let mut rest = group;
+    while !rest.is_empty() {
+        let backs = rest.iter().take(4).filter(|&&s| is_back(s)).count();
+        let size = if rest.len() >= 4 && backs >= 2 {
+            4
+        } else if rest.len() >= 4 {
+            // A fourth copy of the same face makes an open kan when the four hold exactly one
+            // sideways tile (three tiles without one cannot be a meld on their own).
+            let same = face_of(rest[3]).is_some() && face_of(rest[3]) == face_of(rest[0]);
+            let one_called = rest[..4].iter().filter(|&&s| is_sideways(s)).count() == 1;
+            if same && one_called {
+                4
+            } else {
+                3
+            }
+        } else {
+            rest.len()
+        };
+        let chunk = &rest[..size];
+        if chunk.len() < 3 {
+            for &s in chunk {
+                layout.unplaced.extend(slots[s].iter().copied());
+            }
+        } else {
+            let mut tiles = Vec::new();
+            let mut called = None;
+            let mut stacked = false;
+            for &s in chunk {
+                if is_sideways(s) && called.is_none() {
+                    called = Some(tiles.len());
+                }
+                stacked |= slots[s].len() > 1;
+                tiles.extend(slots[s].iter().copied());
+            }
+            layout.melds.push(MeldSpot {
+                closed_kan: chunk.iter().filter(|&&s| is_back(s)).count() >= 2,
+                tiles,
+                called,
+                stacked,
+            });
+        }
+        rest = &rest[size..];
+    }
+}
+
+/// A hand read from a photo.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReadHand {
+    /// Concealed tiles including the winning tile, in reading order.
+    pub concealed: Vec<Tile>,
+    pub melds: Vec<Meld>,
+    pub win: Tile,
+    /// Whether the winning tile was set apart in the photo (otherwise the last concealed tile
+    /// is assumed).
+    pub win_set_apart: bool,
+    pub dora_indicators: Vec<Tile>,
+    /// Detection indices whose reading is doubtful (low confidence, or changed by decoding).
+    pub uncertain: Vec<usize>,
+    /// Detection indices the hand-aware decoding changed from the top reading.
+    pub corrected: Vec<usize>,
+    /// Whether the tiles make a complete hand.
+    pub complete: bool,
+}
+
+impl ReadHand {
+    /// The hand in notation (`123m456p11z [789s]`).
+    pub fn notation(&self) -> String {
+        let mut out = crate::notation::format_tiles(&self.concealed);
+        for meld in &self.melds {
+            out.push(' ');
+            out.push_str(&crate::notation::format_meld(meld));
+        }
+        out
+    }
+
+    /// Builds the scorer's hand.
+    pub fn hand(&self) -> Result<Hand, crate::hand::HandError> {
+        Hand::new(self.concealed.clone(), self.melds.clone(), self.win)
+    }
+}
+
+/// Confidence under which a tile is flagged for the user to check.
+pub const UNCERTAIN_BELOW: f32 = 0.6;
+
+/// Per-slot reading candidates: (tiles assigned, cost in −log probability).
+struct Slot {
+    detections: Vec<usize>,
+    options: Vec<(Vec<Tile>, f32)>,
+}
+
+fn face_options(d: &Detection, keep: usize) -> Vec<(Tile, f32)> {
+    d.ranked()
+        .into_iter()
+        .filter_map(|(face, p)| match face {
+            Face::Tile(t) => Some((t, -(p.max(1e-9)).ln())),
+            Face::Back => None,
+        })
+        .take(keep)
+        .collect()
+}
+
+/// The possible readings of a meld with their costs, best first.
+fn meld_options(spot: &MeldSpot, detections: &[Detection]) -> Vec<(Vec<Tile>, f32)> {
+    let faces: Vec<usize> = spot
+        .tiles
+        .iter()
+        .copied()
+        .filter(|&i| detections[i].tile != Face::Back)
+        .collect();
+    let cost = |i: usize, kind: Kind, red: bool| -> f32 {
+        let tile = if red {
+            Tile::red(kind)
+        } else {
+            Some(Tile::plain(kind))
+        };
+        match tile {
+            Some(t) => -(detections[i].probs[Face::Tile(t).class()].max(1e-9)).ln(),
+            None => f32::INFINITY,
+        }
+    };
+    let best_copy = |i: usize, kind: Kind| -> (Tile, f32) {
+        let plain = cost(i, kind, false);
+        let red = cost(i, kind, true);
+        if red < plain {
+            (Tile::red(kind).unwrap_or(Tile::plain(kind)), red)
+        } else {
+            (Tile::plain(kind), plain)
+        }
+    };
+    let mut options: Vec<(Vec<Tile>, f32)> = Vec::new();
+    for kind in Kind::all() {
+        // Copies of one kind: pon, kans (backs read as the same kind).
+        let mut total = 0.0;
+        let mut tiles = Vec::new();
+        for &i in &faces {
+            let (t, c) = best_copy(i, kind);
+            total += c;
+            tiles.push(t);
+        }
+        while tiles.len() < spot.tiles.len() {
+            tiles.push(Tile::plain(kind));
+        }
+        let count = spot.tiles.len();
+        if count == 3 || count == 4 {
+            options.push((tiles, total));
+        }
+        // A sequence starting at `kind`, tiles in any order: try the three assignments that
+        // keep the laid-out order sorted or match the best per-tile guesses.
+        if count == 3 && !kind.is_honor() && kind.number() <= 7 && faces.len() == 3 {
+            let run = [
+                kind,
+                kind.offset_in_suit(1).unwrap_or(kind),
+                kind.offset_in_suit(2).unwrap_or(kind),
+            ];
+            let mut best: Option<(Vec<Tile>, f32)> = None;
+            for perm in [
+                [0, 1, 2],
+                [0, 2, 1],
+                [1, 0, 2],
+                [1, 2, 0],
+                [2, 0, 1],
+                [2, 1, 0],
+            ] {
+                let mut c = 0.0;
+                let mut tiles = Vec::new();
+                for (pos, &i) in faces.iter().enumerate() {
+                    let (t, tc) = best_copy(i, run[perm[pos]]);
+                    c += tc;
+                    tiles.push(t);
+                }
+                if best.as_ref().is_none_or(|b| c < b.1) {
+                    best = Some((tiles, c));
+                }
+            }
+            options.extend(best);
+        }
+    }
+    options.sort_by(|a, b| a.1.total_cmp(&b.1));
+    options.truncate(4);
+    options
+}
+
+fn meld_from(spot: &MeldSpot, tiles: &[Tile]) -> Option<Meld> {
+    let same = tiles.iter().all(|t| t.kind() == tiles[0].kind());
+    let kind = match (tiles.len(), same) {
+        (4, _) if spot.closed_kan => MeldKind::ClosedKan,
+        (4, _) if spot.stacked => MeldKind::AddedKan,
+        (4, _) => MeldKind::OpenKan,
+        (3, true) => MeldKind::Pon,
+        (3, false) => MeldKind::Chi,
+        _ => return None,
+    };
+    Meld::new(
+        kind,
+        tiles,
+        spot.called.filter(|_| kind != MeldKind::ClosedKan),
+    )
+    .ok()
+}
+
+/// Decodes the tiles of a layout into a hand, preferring the most probable complete one.
+pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> {
+    let mut concealed_ids = layout.concealed.clone();
+    let win_set_apart = layout.win.is_some();
+    concealed_ids.extend(layout.win);
+    if concealed_ids.is_empty() {
+        return None;
+    }
+    let mut slots: Vec<Slot> = concealed_ids
+        .iter()
+        .map(|&i| Slot {
+            detections: vec![i],
+            options: face_options(&detections[i], 4)
+                .into_iter()
+                .map(|(t, c)| (vec![t], c))
+                .collect(),
+        })
+        .collect();
+    for spot in &layout.melds {
+        slots.push(Slot {
+            detections: spot.tiles.clone(),
+            options: meld_options(spot, detections),
+        });
+    }
+    if slots.iter().any(|s| s.options.is_empty()) {
+        return None;
+    }
+    let dora: Vec<Tile> = layout
+        .dora
+        .iter()
+        .filter_map(|&i| match detections[i].tile {
+            Face::Tile(t) => Some(t),
+            Face::Back => None,
+        })
+        .collect();
+    let n_concealed = concealed_ids.len();
+    let build = |choice: &[usize]| -> Option<(Hand, Vec<Tile>, Vec<Meld>)> {
+        let concealed: Vec<Tile> = (0..n_concealed)
+            .map(|s| slots[s].options[choice[s]].0[0])
+            .collect();
+        let melds: Option<Vec<Meld>> = layout
+            .melds
+            .iter()
+            .enumerate()
+            .map(|(m, spot)| {
+                meld_from(
+                    spot,
+                    &slots[n_concealed + m].options[choice[n_concealed + m]].0,
+                )
+            })
+            .collect();
+        let melds = melds?;
+        let win = *concealed.last()?;
+        let hand = Hand::new(concealed.clone(), melds.clone(), win).ok()?;
+        Some((hand, concealed, melds))
+    };
+    let valid = |choice: &[usize]| -> bool {
+        let Some((hand, _, _)) = build(choice) else {
+            return false;
+        };
+        let with_dora = counts(hand.all_tiles().chain(dora.iter().copied()));
+        if with_dora.iter().any(|&c| c > 4) {
+            return false;
+        }
+        let mut complete = false;
+        for_each_reading(&hand, false, |_| complete = true);
+        complete
+    };
+    let top = vec![0usize; slots.len()];
+    let chosen = if valid(&top) {
+        Some(top.clone())
+    } else {
+        search(&slots, &valid)
+    };
+    let (choice, complete) = match chosen {
+        Some(c) => (c, true),
+        None => (top.clone(), false),
+    };
+    let (concealed, melds) = match build(&choice) {
+        Some((_, c, m)) => (c, m),
+        None => {
+            // Not even a well-formed hand: report the top reading of the concealed tiles.
+            let c = (0..n_concealed).map(|s| slots[s].options[0].0[0]).collect();
+            (c, Vec::new())
+        }
+    };
+    let mut corrected = Vec::new();
+    for (s, slot) in slots.iter().enumerate() {
+        if choice[s] != 0 {
+            corrected.extend(slot.detections.iter().copied());
+        }
+    }
+    let mut uncertain: Vec<usize> = corrected.clone();
+    for &i in concealed_ids
+        .iter()
+        .chain(layout.melds.iter().flat_map(|m| m.tiles.iter()))
+    {
+        if detections[i].confidence < UNCERTAIN_BELOW && !uncertain.contains(&i) {
+            uncertain.push(i);
+        }
+    }
+    let win = *concealed.last()?;
+    Some(ReadHand {
+        concealed,
+        melds,
+        win,
+        win_set_apart,
+        dora_indicators: dora,
+        uncertain,
+        corrected,
+        complete,
+    })
+}
+
+/// Best-first search over alternative readings: up to three slots changed, cheapest total
+/// extra cost first.
+fn search(slots: &[Slot], valid: &dyn Fn(&[usize]) -> bool) -> Option<Vec<usize>> {
+    let mut changes: Vec<(usize, usize, f32)> = Vec::new();
+    for (s, slot) in slots.iter().enumerate() {
+        let base = slot.options[0].1;
+        for (o, option) in slot.options.iter().enumerate().skip(1) {
+            changes.push((s, o, option.1 - base));
+        }
+    }
+    changes.sort_by(|a, b| a.2.total_cmp(&b.2));
+    let mut best: Option<(Vec<usize>, f32)> = None;
+    let mut consider = |picked: &[(usize, usize, f32)]| {
+        let cost: f32 = picked.iter().map(|c| c.2).sum();
+        if best.as_ref().is_some_and(|b| b.1 <= cost) {
+            return;
+        }
+        let mut choice = vec![0usize; slots.len()];
+        for &(s, o, _) in picked {
+            if choice[s] != 0 {
+                return;
+            }
+            choice[s] = o;
+        }
+        if valid(&choice) {
+            best = Some((choice, cost));
+        }
+    };
+    for &change in &changes {
+        consider(&[change]);
+    }
+    let pairs = changes.len().min(40);
+    for a in 0..pairs {
+        for b in a + 1..pairs {
+            consider(&[changes[a], changes[b]]);
+        }
+    }
+    let triples = changes.len().min(16);
+    for a in 0..triples {
+        for b in a + 1..triples {
+            for c in b + 1..triples {
+                consider(&[changes[a], changes[b], changes[c]]);
+            }
+        }
+    }
+    best.map(|b| b.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_tile;
+    use crate::vision::picture::RotatedBox;
+    use crate::vision::CLASS_COUNT;
+    use std::f32::consts::FRAC_PI_2;
+
+    /// A detection of `face` at (x, y), upright or sideways, with probability `p`, the rest
+    /// spread on `second` when given.
+    fn det(face: &str, x: f32, y: f32, sideways: bool, p: f32, second: Option<&str>) -> Detection {
+        let face = if face == "back" {
+            Face::Back
+        } else {
+            Face::Tile(parse_tile(face).unwrap())
+        };
+        let mut probs = [0.0f32; CLASS_COUNT];
+        probs[face.class()] = p;
+        if let Some(s) = second {
+            probs[Face::Tile(parse_tile(s).unwrap()).class()] = 1.0 - p;
+        }
+        let (w, h) = (30.0, 40.0);
+        Detection {
+            tile: face,
+            bounds: [0.0; 4],
+            confidence: p,
+            sideways: false,
+            detector_score: 0.9,
+            rotated: RotatedBox {
+                cx: x,
+                cy: y,
+                w,
+                h,
+                phi: if sideways { 0.0 } else { -FRAC_PI_2 },
+            },
+            probs,
+        }
+    }
+
+    fn row(tiles: &str, x0: f32, y: f32) -> Vec<Detection> {
+        crate::notation::parse_tiles(tiles)
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| det(&t.to_string(), x0 + 31.0 * i as f32, y, false, 0.95, None))
+            .collect()
+    }
+
+    #[test]
+    fn concealed_row_with_set_apart_win_and_dora() {
+        let mut d = row("123m456p789s1122z", 0.0, 200.0);
+        d.push(det("2z", 13.0 * 31.0 + 20.0, 200.0, false, 0.95, None));
+        d.push(det("3m", 40.0, 100.0, false, 0.95, None));
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.concealed.len(), 13);
+        assert_eq!(layout.win, Some(13));
+        assert_eq!(layout.dora, vec![14]);
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "123m456p789s11222z");
+        assert!(read.complete && read.win_set_apart);
+        assert_eq!(read.dora_indicators, vec![parse_tile("3m").unwrap()]);
+    }
+
+    #[test]
+    fn called_meld_and_closed_kan() {
+        let mut d = row("456p789s11z", 0.0, 200.0);
+        let mut x = 8.0 * 31.0 + 30.0;
+        // Chi with the called tile first (sideways, wider along the row).
+        d.push(det("1m", x + 5.0, 205.0, true, 0.95, None));
+        x += 41.0;
+        d.push(det("2m", x + 5.0, 200.0, false, 0.95, None));
+        x += 31.0;
+        d.push(det("3m", x + 5.0, 200.0, false, 0.95, None));
+        x += 31.0 + 20.0;
+        for face in ["back", "5s", "5s", "back"] {
+            d.push(det(face, x, 200.0, false, 0.95, None));
+            x += 31.0;
+        }
+        let layout = lay_out(&mut d);
+        assert!(d[8].sideways && !d[9].sideways);
+        assert_eq!(layout.melds.len(), 2, "{layout:?}");
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "456p789s11z [1*23m] (5555s)");
+        assert!(read.complete);
+    }
+
+    #[test]
+    fn tilted_photos_read_the_same() {
+        let mut d = row("123m456p789s11122z", 0.0, 0.0);
+        let angle: f32 = 0.5;
+        for t in d.iter_mut() {
+            let (x, y) = (t.rotated.cx, t.rotated.cy);
+            t.rotated.cx = x * angle.cos() - y * angle.sin();
+            t.rotated.cy = x * angle.sin() + y * angle.cos();
+            t.rotated.phi += angle;
+        }
+        let layout = lay_out(&mut d);
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "123m456p789s11122z");
+    }
+
+    #[test]
+    fn hand_aware_decoding_fixes_an_impossible_reading() {
+        // The 3m is misread as 8m (p 0.55), with 3m the runner-up: 128m is no hand, 123m is.
+        let mut d = row("12m", 0.0, 200.0);
+        d.push(det("8m", 62.0, 200.0, false, 0.55, Some("3m")));
+        for (i, t) in row("456p789s11122z", 93.0, 200.0).into_iter().enumerate() {
+            let _ = i;
+            d.push(t);
+        }
+        let layout = lay_out(&mut d);
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "123m456p789s11122z");
+        assert_eq!(read.corrected, vec![2]);
+        assert!(read.uncertain.contains(&2));
+    }
+}

@@ -1,0 +1,335 @@
+//! Tile recognition: runs the two ONNX models under `models/` (a tile detector and a tile
+//! classifier, contract in `models/MODEL_CARD.md`) through ONNX Runtime, and turns their output
+//! into detected tiles with boxes, classes, confidences and orientation.
+//!
+//! [`runtime`] finds and loads the ONNX Runtime library and the model files, [`picture`] owns
+//! decoding and pixel work, [`layout`] turns detections into a hand.
+
+pub mod annotate;
+pub mod layout;
+pub mod picture;
+pub mod runtime;
+
+use crate::tile::{Kind, Suit, Tile};
+use picture::{Rgb, RotatedBox};
+use serde::Serialize;
+use thiserror::Error;
+
+/// What went wrong while recognizing.
+#[derive(Debug, Error)]
+pub enum VisionError {
+    #[error("ONNX Runtime library not found (looked in: {looked}). Run scripts/setup.sh, which installs it from the PyPI wheel onnxruntime==1.31.1, or set ORT_DYLIB_PATH to libonnxruntime.so.1.31.1")]
+    LibraryNotFound { looked: String },
+    #[error("could not load the ONNX Runtime library {path}: {message}")]
+    LibraryLoad { path: String, message: String },
+    #[error("model file {path} not found; set RIICHI_LENS_MODELS to the folder holding tile_detector.onnx and tile_classifier.onnx")]
+    ModelNotFound { path: String },
+    #[error("ONNX Runtime error: {0}")]
+    Runtime(String),
+    #[error("the model output is not what the model card describes: {0}")]
+    BadModelOutput(String),
+    #[error("cannot read {path}: {message}")]
+    Io { path: String, message: String },
+    #[error("cannot decode the image: {0}")]
+    Decode(String),
+    #[error(
+        "image of {width}×{height} pixels is too large (limit {} a side)",
+        picture::MAX_SIDE
+    )]
+    TooLarge { width: u32, height: u32 },
+}
+
+impl From<ort::Error> for VisionError {
+    fn from(e: ort::Error) -> VisionError {
+        VisionError::Runtime(e.to_string())
+    }
+}
+
+/// The classifier's 38 classes in output order: 1m–9m, 1p–9p, 1s–9s, East South West North
+/// white green red, red 5m 5p 5s, back.
+pub const CLASS_COUNT: usize = 38;
+const BACK_CLASS: usize = 37;
+
+/// What a classifier class stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Face {
+    Tile(Tile),
+    /// A face-down tile (the ends of a closed kan).
+    Back,
+}
+
+impl Face {
+    /// The face of class `index`.
+    pub fn from_class(index: usize) -> Option<Face> {
+        match index {
+            0..=26 => {
+                let suit = [Suit::Man, Suit::Pin, Suit::Sou][index / 9];
+                Some(Face::Tile(Tile::plain(Kind::new(
+                    suit,
+                    (index % 9) as u8 + 1,
+                )?)))
+            }
+            27..=33 => Some(Face::Tile(Tile::plain(Kind::from_index(index)?))),
+            34..=36 => {
+                let suit = [Suit::Man, Suit::Pin, Suit::Sou][index - 34];
+                Some(Face::Tile(Tile::red(Kind::new(suit, 5)?)?))
+            }
+            BACK_CLASS => Some(Face::Back),
+            _ => None,
+        }
+    }
+
+    /// The class index of this face.
+    pub fn class(self) -> usize {
+        match self {
+            Face::Back => BACK_CLASS,
+            Face::Tile(t) if t.is_red() => 34 + t.kind().index() / 9,
+            Face::Tile(t) => t.kind().index(),
+        }
+    }
+
+    /// Notation: `5p`, `0p`, `1z`, or `back`.
+    pub fn notation(self) -> String {
+        match self {
+            Face::Back => "back".into(),
+            Face::Tile(t) => t.to_string(),
+        }
+    }
+}
+
+impl Serialize for Face {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.notation())
+    }
+}
+
+/// One detected tile.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Detection {
+    /// The most probable face.
+    pub tile: Face,
+    /// Axis-aligned `[x1, y1, x2, y2]` in image pixels.
+    #[serde(rename = "box")]
+    pub bounds: [f32; 4],
+    /// The classifier's probability of `tile`.
+    pub confidence: f32,
+    /// Lying across the row (a called tile), decided by the layout step.
+    pub sideways: bool,
+    /// The detector's score.
+    pub detector_score: f32,
+    /// The rotated rectangle.
+    #[serde(skip)]
+    pub rotated: RotatedBox,
+    /// Probability of every class, in class order.
+    #[serde(skip)]
+    pub probs: [f32; CLASS_COUNT],
+}
+
+impl Detection {
+    /// Faces by decreasing probability.
+    pub fn ranked(&self) -> Vec<(Face, f32)> {
+        let mut ranked: Vec<(Face, f32)> = (0..CLASS_COUNT)
+            .filter_map(|i| Face::from_class(i).map(|f| (f, self.probs[i])))
+            .collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        ranked
+    }
+}
+
+/// Detection thresholds; the defaults are the model card's.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Detector score needed to keep a peak.
+    pub score_threshold: f32,
+    /// Detector input long side.
+    pub input_long_side: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            score_threshold: 0.30,
+            input_long_side: 640,
+        }
+    }
+}
+
+/// The two loaded models.
+pub struct Recognizer {
+    detector: ort::session::Session,
+    classifier: ort::session::Session,
+    pub settings: Settings,
+}
+
+impl Recognizer {
+    /// Loads the models from `models_dir` (see [`runtime::models_dir`]) with `threads` intra-op
+    /// threads each.
+    pub fn load(models_dir: &std::path::Path, threads: usize) -> Result<Recognizer, VisionError> {
+        let env = runtime::environment()?;
+        let open = |name: &str| -> Result<ort::session::Session, VisionError> {
+            let path = models_dir.join(name);
+            if !path.is_file() {
+                return Err(VisionError::ModelNotFound {
+                    path: path.display().to_string(),
+                });
+            }
+            Ok(ort::session::Session::builder(env)?
+                .with_intra_threads(threads)
+                .map_err(|e| VisionError::Runtime(e.to_string()))?
+                .with_inter_threads(1)
+                .map_err(|e| VisionError::Runtime(e.to_string()))?
+                .commit_from_file(&path)?)
+        };
+        Ok(Recognizer {
+            detector: open("tile_detector.onnx")?,
+            classifier: open("tile_classifier.onnx")?,
+            settings: Settings::default(),
+        })
+    }
+
+    /// Loads from the default models folder with one thread per model.
+    pub fn load_default() -> Result<Recognizer, VisionError> {
+        Recognizer::load(&runtime::models_dir()?, 1)
+    }
+
+    /// Detects and classifies every tile in an image.
+    pub fn recognize(&mut self, image: &Rgb) -> Result<Vec<Detection>, VisionError> {
+        let boxes = self.detect(image)?;
+        let probs = self.classify(image, &boxes.iter().map(|b| b.0).collect::<Vec<_>>())?;
+        Ok(boxes
+            .into_iter()
+            .zip(probs)
+            .map(|((rotated, score), probs)| {
+                let best = (0..CLASS_COUNT)
+                    .max_by(|&a, &b| probs[a].total_cmp(&probs[b]))
+                    .unwrap_or(0);
+                Detection {
+                    tile: Face::from_class(best).unwrap_or(Face::Back),
+                    bounds: rotated.bounds(),
+                    confidence: probs[best],
+                    sideways: false,
+                    detector_score: score,
+                    rotated,
+                    probs,
+                }
+            })
+            .collect())
+    }
+
+    /// Tile boxes with their detector scores, best first, duplicates removed.
+    fn detect(&mut self, image: &Rgb) -> Result<Vec<(RotatedBox, f32)>, VisionError> {
+        let input = picture::letterbox(image, self.settings.input_long_side)?;
+        let shape = [1usize, 3, input.height, input.width];
+        let tensor = ort::value::TensorRef::from_array_view((shape, input.data.as_slice()))?;
+        let outputs = self.detector.run(ort::inputs!["image" => tensor])?;
+        let scores = outputs["scores"].try_extract_array::<f32>()?;
+        let geom = outputs["geom"].try_extract_array::<f32>()?;
+        let (sh, gh) = (scores.shape().to_vec(), geom.shape().to_vec());
+        if sh.len() != 4 || gh.len() != 4 || gh[1] != 6 || sh[2..] != gh[2..] {
+            return Err(VisionError::BadModelOutput(format!(
+                "detector outputs scores {sh:?} and geom {gh:?}"
+            )));
+        }
+        let s = input.scale;
+        let mut found: Vec<(RotatedBox, f32)> = Vec::new();
+        for y in 0..sh[2] {
+            for x in 0..sh[3] {
+                let score = scores[[0, 0, y, x]];
+                if score < self.settings.score_threshold {
+                    continue;
+                }
+                let g = |c: usize| geom[[0, c, y, x]];
+                found.push((
+                    RotatedBox {
+                        cx: (g(0) + 0.5) / s - 0.5,
+                        cy: (g(1) + 0.5) / s - 0.5,
+                        w: g(2) / s,
+                        h: g(3) / s,
+                        phi: 0.5 * g(5).atan2(g(4)),
+                    },
+                    score,
+                ));
+            }
+        }
+        found.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut kept: Vec<(RotatedBox, f32)> = Vec::with_capacity(found.len());
+        for (b, score) in found {
+            let duplicate = kept
+                .iter()
+                .any(|(k, _)| (b.cx - k.cx).hypot(b.cy - k.cy) < 0.5 * b.w.min(k.w));
+            if !duplicate {
+                kept.push((b, score));
+            }
+        }
+        Ok(kept)
+    }
+
+    fn classify(
+        &mut self,
+        image: &Rgb,
+        boxes: &[RotatedBox],
+    ) -> Result<Vec<[f32; CLASS_COUNT]>, VisionError> {
+        if boxes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let batch = picture::crops(image, boxes);
+        let shape = [boxes.len(), 3, picture::CROP_H, picture::CROP_W];
+        let tensor = ort::value::TensorRef::from_array_view((shape, batch.as_slice()))?;
+        let outputs = self.classifier.run(ort::inputs!["crops" => tensor])?;
+        let probs = outputs[0].try_extract_array::<f32>()?;
+        if probs.shape() != [boxes.len(), CLASS_COUNT] {
+            return Err(VisionError::BadModelOutput(format!(
+                "classifier output shape {:?}",
+                probs.shape()
+            )));
+        }
+        Ok((0..boxes.len())
+            .map(|n| std::array::from_fn(|c| probs[[n, c]]))
+            .collect())
+    }
+}
+
+/// Everything read from one photo.
+#[derive(Clone, Debug, Serialize)]
+pub struct PhotoReading {
+    pub width: u32,
+    pub height: u32,
+    pub tiles: Vec<Detection>,
+    pub layout: layout::Layout,
+    /// The decoded hand, when the layout holds concealed tiles.
+    pub hand: Option<layout::ReadHand>,
+}
+
+impl Recognizer {
+    /// Recognizes, lays out and decodes a photo.
+    pub fn read_photo(&mut self, image: &Rgb) -> Result<PhotoReading, VisionError> {
+        let mut tiles = self.recognize(image)?;
+        let layout = layout::lay_out(&mut tiles);
+        let hand = layout::read_hand(&layout, &tiles);
+        Ok(PhotoReading {
+            width: image.width,
+            height: image.height,
+            tiles,
+            layout,
+            hand,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_map_to_faces_and_back() {
+        for class in 0..CLASS_COUNT {
+            let face = Face::from_class(class).unwrap();
+            assert_eq!(face.class(), class);
+        }
+        assert_eq!(Face::from_class(0).unwrap().notation(), "1m");
+        assert_eq!(Face::from_class(27).unwrap().notation(), "1z");
+        assert_eq!(Face::from_class(35).unwrap().notation(), "0p");
+        assert_eq!(Face::from_class(37).unwrap().notation(), "back");
+        assert_eq!(Face::from_class(38), None);
+    }
+}

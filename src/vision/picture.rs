@@ -1,0 +1,361 @@
+//! Decoded photos: safe decoding (size limits against decompression bombs, EXIF orientation),
+//! the letterboxed detector input, and rotated tile crops sampled from an area pyramid.
+//!
+//! The arithmetic mirrors `models/training/reference_infer.py` so the Rust pipeline sees the
+//! same pixels the model was evaluated on.
+
+use super::VisionError;
+use image::{ImageDecoder, ImageReader, Limits};
+use std::io::Cursor;
+
+/// Largest accepted width or height, in pixels (a 12 MP phone photo is ~4000 × 3000).
+pub const MAX_SIDE: u32 = 12_000;
+/// Largest accepted decoded size, in bytes.
+pub const MAX_DECODED_BYTES: u64 = 512 * 1024 * 1024;
+
+/// An 8-bit RGB image, rows top to bottom.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rgb {
+    pub width: u32,
+    pub height: u32,
+    pub pixels: Vec<u8>,
+}
+
+impl Rgb {
+    /// Wraps raw RGB bytes; the length must be `width × height × 3`.
+    pub fn new(width: u32, height: u32, pixels: Vec<u8>) -> Result<Rgb, VisionError> {
+        if width == 0 || height == 0 || pixels.len() != width as usize * height as usize * 3 {
+            return Err(VisionError::Decode(format!(
+                "{} bytes do not make a {width}×{height} RGB image",
+                pixels.len()
+            )));
+        }
+        Ok(Rgb {
+            width,
+            height,
+            pixels,
+        })
+    }
+
+    /// Decodes a JPEG or PNG, applying its EXIF orientation. Refuses images whose header
+    /// announces more than [`MAX_SIDE`] pixels a side or [`MAX_DECODED_BYTES`] decoded.
+    pub fn decode(bytes: &[u8]) -> Result<Rgb, VisionError> {
+        let mut reader = ImageReader::new(Cursor::new(bytes))
+            .with_guessed_format()
+            .map_err(|e| VisionError::Decode(e.to_string()))?;
+        let mut limits = Limits::default();
+        limits.max_image_width = Some(MAX_SIDE);
+        limits.max_image_height = Some(MAX_SIDE);
+        limits.max_alloc = Some(MAX_DECODED_BYTES);
+        reader.limits(limits);
+        if reader.format().is_none() {
+            return Err(VisionError::Decode(
+                "not a JPEG or PNG image (unrecognised file header)".into(),
+            ));
+        }
+        let mut decoder = reader.into_decoder().map_err(decode_error)?;
+        let (width, height) = decoder.dimensions();
+        if width > MAX_SIDE || height > MAX_SIDE {
+            return Err(VisionError::TooLarge { width, height });
+        }
+        let orientation = decoder
+            .orientation()
+            .unwrap_or(image::metadata::Orientation::NoTransforms);
+        let mut image = image::DynamicImage::from_decoder(decoder).map_err(decode_error)?;
+        image.apply_orientation(orientation);
+        let rgb = image.into_rgb8();
+        let (width, height) = rgb.dimensions();
+        Rgb::new(width, height, rgb.into_raw())
+    }
+
+    /// Reads and decodes a file.
+    pub fn open(path: &std::path::Path) -> Result<Rgb, VisionError> {
+        let bytes = std::fs::read(path).map_err(|e| VisionError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Rgb::decode(&bytes)
+    }
+
+    fn at(&self, x: usize, y: usize, c: usize) -> u8 {
+        self.pixels[(y * self.width as usize + x) * 3 + c]
+    }
+}
+
+fn decode_error(e: image::ImageError) -> VisionError {
+    match e {
+        image::ImageError::Limits(_) => VisionError::Decode(format!(
+            "image too large to decode safely ({e}); the limit is {MAX_SIDE} pixels a side"
+        )),
+        other => VisionError::Decode(other.to_string()),
+    }
+}
+
+/// The detector's input: letterboxed NCHW floats in 0–1, and the scale applied.
+pub struct Letterbox {
+    /// `[1, 3, height, width]`, row-major.
+    pub data: Vec<f32>,
+    pub width: usize,
+    pub height: usize,
+    /// Input pixels per original pixel.
+    pub scale: f32,
+}
+
+/// Scales the long side to `long_side`, pads right and bottom with grey (127) up to multiples
+/// of 32, and converts to planar floats.
+pub fn letterbox(image: &Rgb, long_side: u32) -> Result<Letterbox, VisionError> {
+    use fast_image_resize as fr;
+    let scale = long_side as f32 / image.width.max(image.height) as f32;
+    let new_w = ((image.width as f32 * scale).round() as u32).max(1);
+    let new_h = ((image.height as f32 * scale).round() as u32).max(1);
+    let src = fr::images::ImageRef::new(
+        image.width,
+        image.height,
+        &image.pixels,
+        fr::PixelType::U8x3,
+    )
+    .map_err(|e| VisionError::Decode(e.to_string()))?;
+    let mut dst = fr::images::Image::new(new_w, new_h, fr::PixelType::U8x3);
+    let options =
+        fr::ResizeOptions::new().resize_alg(fr::ResizeAlg::Convolution(fr::FilterType::Box));
+    fr::Resizer::new()
+        .resize(&src, &mut dst, &options)
+        .map_err(|e| VisionError::Decode(e.to_string()))?;
+    let width = new_w.div_ceil(32) as usize * 32;
+    let height = new_h.div_ceil(32) as usize * 32;
+    let plane = width * height;
+    let mut data = vec![127.0 / 255.0; 3 * plane];
+    let resized = dst.buffer();
+    for y in 0..new_h as usize {
+        for x in 0..new_w as usize {
+            let src = (y * new_w as usize + x) * 3;
+            for c in 0..3 {
+                data[c * plane + y * width + x] = f32::from(resized[src + c]) / 255.0;
+            }
+        }
+    }
+    Ok(Letterbox {
+        data,
+        width,
+        height,
+        scale,
+    })
+}
+
+/// A level of the area pyramid: the image averaged over 2^level × 2^level blocks.
+struct Level {
+    width: usize,
+    height: usize,
+    pixels: Vec<f32>,
+}
+
+impl Level {
+    fn build(image: &Rgb, level: u32) -> Level {
+        let k = 1usize << level;
+        let width = (image.width as usize >> level).max(1);
+        let height = (image.height as usize >> level).max(1);
+        if k == 1 {
+            return Level {
+                width,
+                height,
+                pixels: image.pixels.iter().map(|&p| f32::from(p)).collect(),
+            };
+        }
+        let mut pixels = vec![0f32; width * height * 3];
+        let norm = 1.0 / (k * k) as f32;
+        for y in 0..height {
+            for x in 0..width {
+                let mut sum = [0u32; 3];
+                for yy in y * k..(y + 1) * k {
+                    for xx in x * k..(x + 1) * k {
+                        for (c, s) in sum.iter_mut().enumerate() {
+                            *s += u32::from(image.at(xx, yy, c));
+                        }
+                    }
+                }
+                for c in 0..3 {
+                    pixels[(y * width + x) * 3 + c] = sum[c] as f32 * norm;
+                }
+            }
+        }
+        Level {
+            width,
+            height,
+            pixels,
+        }
+    }
+
+    /// Bilinear sample with edge replication.
+    fn sample(&self, x: f32, y: f32, out: &mut [f32; 3]) {
+        let max_x = (self.width - 1) as f32;
+        let max_y = (self.height - 1) as f32;
+        let (x, y) = (x.clamp(0.0, max_x), y.clamp(0.0, max_y));
+        let (x0, y0) = (x.floor() as usize, y.floor() as usize);
+        let (x1, y1) = ((x0 + 1).min(self.width - 1), (y0 + 1).min(self.height - 1));
+        let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+        let p = |xx: usize, yy: usize, c: usize| self.pixels[(yy * self.width + xx) * 3 + c];
+        for (c, o) in out.iter_mut().enumerate() {
+            let top = p(x0, y0, c) * (1.0 - fx) + p(x1, y0, c) * fx;
+            let bottom = p(x0, y1, c) * (1.0 - fx) + p(x1, y1, c) * fx;
+            *o = top * (1.0 - fy) + bottom * fy;
+        }
+    }
+}
+
+/// A rotated tile rectangle in original-image pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RotatedBox {
+    pub cx: f32,
+    pub cy: f32,
+    /// Extent across the tile.
+    pub w: f32,
+    /// Extent along the tile's up axis.
+    pub h: f32,
+    /// Angle of the up axis (radians, image coordinates, y down; −π/2 is upright).
+    pub phi: f32,
+}
+
+impl RotatedBox {
+    /// The four corners.
+    pub fn corners(&self) -> [(f32, f32); 4] {
+        let (ux, uy) = (self.phi.cos(), self.phi.sin());
+        let (vx, vy) = (-uy, ux);
+        let (hw, hh) = (self.w / 2.0, self.h / 2.0);
+        [(-1.0, 1.0), (1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)].map(|(sx, sy)| {
+            (
+                self.cx + sx * vx * hw + sy * ux * hh,
+                self.cy + sx * vy * hw + sy * uy * hh,
+            )
+        })
+    }
+
+    /// The axis-aligned bounds `[x1, y1, x2, y2]`.
+    pub fn bounds(&self) -> [f32; 4] {
+        let c = self.corners();
+        let xs = c.map(|p| p.0);
+        let ys = c.map(|p| p.1);
+        let min = |v: [f32; 4]| v.iter().copied().fold(f32::INFINITY, f32::min);
+        let max = |v: [f32; 4]| v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        [min(xs), min(ys), max(xs), max(ys)]
+    }
+}
+
+/// Crop size fed to the classifier.
+pub const CROP_W: usize = 48;
+pub const CROP_H: usize = 64;
+/// The crop covers the box enlarged by this factor.
+pub const CROP_MARGIN: f32 = 1.1;
+
+/// Samples each box upright into a `[n, 3, 64, 48]` float batch (values 0–1).
+pub fn crops(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
+    let mut levels: Vec<Option<Level>> = Vec::new();
+    let per = 3 * CROP_H * CROP_W;
+    let mut out = vec![0f32; boxes.len() * per];
+    for (n, b) in boxes.iter().enumerate() {
+        let level = (b.w.max(1e-3) / CROP_W as f32).log2().floor().max(0.0) as u32;
+        let level = level.min(8);
+        if levels.len() <= level as usize {
+            levels.resize_with(level as usize + 1, || None);
+        }
+        let pyramid = levels[level as usize].get_or_insert_with(|| Level::build(image, level));
+        let k = (1u32 << level) as f32;
+        let (cx, cy) = ((b.cx + 0.5) / k - 0.5, (b.cy + 0.5) / k - 0.5);
+        let (w, h) = (b.w / k * CROP_MARGIN, b.h / k * CROP_MARGIN);
+        let (ux, uy) = (b.phi.cos(), b.phi.sin());
+        let (vx, vy) = (-uy, ux);
+        let tl = (
+            cx + ux * h / 2.0 - vx * w / 2.0,
+            cy + uy * h / 2.0 - vy * w / 2.0,
+        );
+        let step_x = (vx * w / CROP_W as f32, vy * w / CROP_W as f32);
+        let step_y = (-ux * h / CROP_H as f32, -uy * h / CROP_H as f32);
+        let mut px = [0f32; 3];
+        let base = n * per;
+        for j in 0..CROP_H {
+            for i in 0..CROP_W {
+                let sx = tl.0 + step_x.0 * i as f32 + step_y.0 * j as f32;
+                let sy = tl.1 + step_x.1 * i as f32 + step_y.1 * j as f32;
+                pyramid.sample(sx, sy, &mut px);
+                for (c, value) in px.iter().enumerate() {
+                    out[base + c * CROP_H * CROP_W + j * CROP_W + i] =
+                        value.round().clamp(0.0, 255.0) / 255.0;
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn png(width: u32, height: u32) -> Vec<u8> {
+        let img = image::RgbImage::from_fn(width, height, |x, y| image::Rgb([x as u8, y as u8, 7]));
+        let mut bytes = Vec::new();
+        img.write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Png)
+            .unwrap();
+        bytes
+    }
+
+    #[test]
+    fn decodes_png_and_rejects_garbage() {
+        let rgb = Rgb::decode(&png(40, 30)).unwrap();
+        assert_eq!((rgb.width, rgb.height), (40, 30));
+        assert_eq!(rgb.at(5, 3, 0), 5);
+        assert!(matches!(
+            Rgb::decode(b"not an image"),
+            Err(VisionError::Decode(_))
+        ));
+        let mut truncated = png(40, 30);
+        truncated.truncate(60);
+        assert!(matches!(
+            Rgb::decode(&truncated),
+            Err(VisionError::Decode(_))
+        ));
+    }
+
+    #[test]
+    fn refuses_decompression_bombs() {
+        // A valid PNG header announcing 20000 × 20000 pixels.
+        let img = image::GrayImage::new(1, 1);
+        let mut bytes = Vec::new();
+        img.write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Png)
+            .unwrap();
+        // IHDR width/height live at bytes 16..24; patch them (the CRC will then be wrong,
+        // which a decoder may report first — either way it must be an error, not a panic).
+        bytes[16..20].copy_from_slice(&20_000u32.to_be_bytes());
+        bytes[20..24].copy_from_slice(&20_000u32.to_be_bytes());
+        assert!(Rgb::decode(&bytes).is_err());
+    }
+
+    #[test]
+    fn letterbox_pads_to_multiples_of_32() {
+        let rgb = Rgb::decode(&png(100, 50)).unwrap();
+        let lb = letterbox(&rgb, 640).unwrap();
+        assert_eq!((lb.width, lb.height), (640, 320));
+        assert!((lb.scale - 6.4).abs() < 1e-6);
+        let rgb = Rgb::new(3, 1, vec![200; 3 * 3]).unwrap();
+        let lb = letterbox(&rgb, 640).unwrap();
+        assert_eq!((lb.width, lb.height), (640, 224));
+        // Padding is grey 127.
+        assert!((lb.data[lb.width * lb.height - 1] - 127.0 / 255.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn upright_crop_samples_the_box() {
+        let rgb = Rgb::new(96, 128, vec![90; 96 * 128 * 3]).unwrap();
+        let b = RotatedBox {
+            cx: 48.0,
+            cy: 64.0,
+            w: 40.0,
+            h: 55.0,
+            phi: -std::f32::consts::FRAC_PI_2,
+        };
+        let out = crops(&rgb, &[b]);
+        assert_eq!(out.len(), 3 * CROP_H * CROP_W);
+        assert!(out.iter().all(|&v| (v - 90.0 / 255.0).abs() < 1e-6));
+        let [x1, y1, x2, y2] = b.bounds();
+        assert!((x2 - x1 - 40.0).abs() < 1e-3 && (y2 - y1 - 55.0).abs() < 1e-3);
+    }
+}
