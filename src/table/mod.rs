@@ -11,7 +11,7 @@
 //! - [`rules`]: the rule switches ([`Rules`]) and the named presets ([`Preset`]).
 //! - [`event`]: what can happen at the table ([`Event`], [`HandPoints`]).
 //! - [`game`]: the table state as a pure fold over events ([`Game`]).
-//! - [`settle`]: the final score (oka, uma, rounding, ties) ([`settle()`]).
+//! - [`settle`](mod@settle): the final score (oka, uma, rounding, ties) ([`settle()`]).
 //! - [`store`]: persistence of games in SQLite, one transaction per event ([`Store`]).
 //! - [`cli`]: the `riichi-lens game ...` command line ([`cli::GameArgs`], [`cli::run`]).
 //! - [`wind`]: wind names, seat winds and round progression for the core's [`Wind`].
@@ -32,6 +32,19 @@
 //! let (game, outcome) = store.append_event(id, &ron)?;
 //! assert_eq!(outcome.deltas, vec![-7700, 8700, 0, 0]);
 //! assert_eq!(game.hand_label(), "East 2, 0 honba");
+//!
+//! // Or straight from the scoring core, with the table's (core) winds:
+//! let carol = Seat::new(2).unwrap();
+//! let request = format!(
+//!     r#"{{"hand":"123m456p789s33344z","win":"4z","riichi":true,"seat_wind":"{}"}}"#,
+//!     game.seat_wind(carol).letter(),
+//! );
+//! let score = serde_json::from_str::<riichi_lens::jsonl::Request>(&request)?
+//!     .score()
+//!     .expect("a scorable hand");
+//! assert_eq!(HandPoints::from(&score), HandPoints::Ron { points: 1300 });
+//! let (_, outcome) = store.append_event(id, &Event::from_score(carol, Some(alice), &score)?)?;
+//! assert_eq!(outcome.deltas, vec![-1300, 0, 1300, 0]);
 //! # Ok::<(), riichi_lens::table::TableError>(())
 //! ```
 
