@@ -133,6 +133,7 @@ def compare_files(binary: str, ref_paths: list[str], show: int) -> dict:
     disagreements = 0
     allowed = 0
     limit_mismatch = 0
+    limit_examples: list = []
     categories: Counter = Counter()
     by_template: Counter = Counter()
     examples = []
@@ -149,6 +150,11 @@ def compare_files(binary: str, ref_paths: list[str], show: int) -> dict:
         if not diffs:
             if "limit" in actual and actual.get("limit") != exp.get("limit"):
                 limit_mismatch += 1
+                if len(limit_examples) < 5:
+                    limit_examples.append(
+                        {"input": inputs[i], "expected_limit": exp.get("limit"), "actual_limit": actual.get("limit"),
+                         "han": exp["han"], "fu": exp["fu"], "yakuman": exp["yakuman"]}
+                    )
             continue
         cat = categorize(exp, actual, diffs)
         if is_allowed(cat):
@@ -173,6 +179,7 @@ def compare_files(binary: str, ref_paths: list[str], show: int) -> dict:
         "disagreements": disagreements + missing,
         "allowed": allowed,
         "limit_mismatch": limit_mismatch,
+        "limit_examples": limit_examples,
         "categories": dict(categories),
         "by_template": dict(by_template),
         "examples": examples,
@@ -186,6 +193,7 @@ def merge(summaries: list[dict], show: int) -> dict:
         "disagreements": 0,
         "allowed": 0,
         "limit_mismatch": 0,
+        "limit_examples": [],
         "categories": Counter(),
         "by_template": Counter(),
         "examples": [],
@@ -195,6 +203,7 @@ def merge(summaries: list[dict], show: int) -> dict:
             total[k] += s[k]
         total["categories"].update(s["categories"])
         total["by_template"].update(s["by_template"])
+        total["limit_examples"].extend(s.get("limit_examples", [])[: max(0, 5 - len(total["limit_examples"]))])
         for ex in s["examples"]:
             if len(total["examples"]) < show:
                 total["examples"].append(ex)
@@ -216,7 +225,9 @@ def report(s: dict, out=sys.stdout) -> None:
     if s["allowed"]:
         w("%d disagreements in allow-listed categories (see ALLOWED)\n" % s["allowed"])
     if s["limit_mismatch"]:
-        w("note: %d otherwise-equal results differ only in `limit` (not counted)\n" % s["limit_mismatch"])
+        w("note: %d otherwise-equal results differ only in `limit` (not counted), e.g.\n" % s["limit_mismatch"])
+        for ex in s.get("limit_examples", []):
+            w("  %s\n" % json.dumps(ex))
     if s["missing_outputs"]:
         w("%d inputs got no output line\n" % s["missing_outputs"])
     w("%d compared, %d disagreements\n" % (s["compared"], s["disagreements"]))

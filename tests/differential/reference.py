@@ -291,6 +291,27 @@ class Gen:
         blocks = [("chi", a), ("chi", a), ("chi", b), ("chi", b), self.any_pair()]
         return blocks, {"closed": True, "no_kan": True}
 
+    def t_sanrenkou(self):
+        # three consecutive pons in one suit: also reads as three identical chi
+        k = self.r.randrange(3) * 9 + self.r.randrange(7)
+        blocks = [("pon", k), ("pon", k + 1), ("pon", k + 2), self.any_set(), self.any_pair()]
+        return blocks, {}
+
+    def t_dense(self):
+        # sets packed into a narrow range of one suit -> many decompositions / wait readings
+        suit = self.r.randrange(3)
+        lo = self.r.randrange(6)  # ranks lo..lo+3
+        blocks = []
+        for _ in range(4):
+            if self.r.random() < 0.6:
+                blocks.append(("chi", suit * 9 + lo + self.r.randrange(2)))
+            else:
+                blocks.append(("pon", suit * 9 + lo + self.r.randrange(4)))
+        if self.r.random() < 0.25:
+            blocks[0] = self.any_set()
+        blocks.append(("pair", suit * 9 + lo + self.r.randrange(4)))
+        return blocks, {}
+
     def t_yakuhai(self):
         blocks = [("pon", self.r.choice(HONORS))] + [self.any_set() for _ in range(3)]
         blocks.append(self.any_pair())
@@ -401,6 +422,8 @@ TEMPLATES = [
     ("toitoi", 3),
     ("iipeikou", 3),
     ("ryanpeikou", 2),
+    ("sanrenkou", 1.5),
+    ("dense", 5),
     ("yakuhai", 6),
     ("shousangen", 2),
     ("honroutou", 1.5),
@@ -715,9 +738,7 @@ MULTI_YAKUMAN = {
     2: "double_yakuman",
     3: "triple_yakuman",
     4: "quadruple_yakuman",
-    5: "quintuple_yakuman",
-    6: "sextuple_yakuman",
-}
+}  # 5+ -> "5x_yakuman", ... (riichi-lens' spelling)
 
 
 def limit_name(han: int, fu: int, yakuman: int):
