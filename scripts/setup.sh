@@ -1,11 +1,31 @@
 #!/usr/bin/env bash
 # Installs what the tests and tools need, idempotently, from package registries only:
+# - system packages (below), and
 # - .venv with the reference scorer mahjong==2.1.0 (differential tests) and the
 #   ONNX Runtime wheel onnxruntime==1.31.1, whose shared library the recognizer loads.
 # Prints the path of libonnxruntime so it can be exported as ORT_DYLIB_PATH.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
+
+# System packages: Chromium and its driver for the overlay's browser tests, CJK
+# fonts for its Japanese labels, libclang for nokhwa's V4L bindings, Xvfb for
+# the desktop app's smoke test. Installed only where missing; needs root.
+need=""
+for pkg in chromium chromium-driver fonts-noto-cjk libclang-dev xvfb python3-venv; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need="$need $pkg"
+done
+if [ -n "$need" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need
+  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need
+  else
+    echo "setup: missing system packages:$need" >&2
+    echo "setup: install them with: sudo apt-get install$need" >&2
+    exit 1
+  fi
+fi
 
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then

@@ -13,18 +13,20 @@
 //! assert_eq!((result.han, result.fu), (3, 20)); // menzen tsumo, pinfu, tanyao
 //! ```
 
+pub mod batch;
 pub mod context;
 pub mod fu;
 pub mod hand;
 pub mod jsonl;
 pub mod notation;
+pub mod overlay;
 pub mod payment;
 pub mod rules;
 pub mod score;
 pub mod shape;
 pub mod table;
-pub mod vision;
 pub mod tile;
+pub mod vision;
 pub mod yaku;
 
 pub use context::{FirstTurn, Riichi, WinContext, WinMethod};

@@ -1,5 +1,7 @@
 //! Argument parsing and dispatch for the `riichi-lens` binary.
 
+mod batch;
+mod overlay;
 mod photo;
 mod score;
 
@@ -22,8 +24,12 @@ enum Command {
     Recognize(photo::RecognizeArgs),
     /// Recognize a photo of a winning hand and score it.
     ScorePhoto(photo::ScorePhotoArgs),
+    /// Read and score every photo in folders or a list of files, resumably, in parallel.
+    Batch(batch::BatchArgs),
     /// Track a whole game: new, riichi, win, draw, undo, show, end, export.
     Game(riichi_lens::table::cli::GameArgs),
+    /// Serve the stream overlay (a page for OBS and /api/state) fed by photos or --demo.
+    Overlay(overlay::OverlayArgs),
 }
 
 /// Runs a parsed command line.
@@ -32,10 +38,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Score(args) => score::run(args),
         Command::Recognize(args) => photo::recognize(args),
         Command::ScorePhoto(args) => photo::score_photo(args),
+        Command::Batch(args) => batch::run(args),
         Command::Game(args) => {
             let stdout = std::io::stdout();
             riichi_lens::table::cli::run(args, &mut stdout.lock())?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Overlay(args) => overlay::run(args),
     }
 }

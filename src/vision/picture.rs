@@ -40,6 +40,16 @@ impl Rgb {
     /// Decodes a JPEG or PNG, applying its EXIF orientation. Refuses images whose header
     /// announces more than [`MAX_SIDE`] pixels a side or [`MAX_DECODED_BYTES`] decoded.
     pub fn decode(bytes: &[u8]) -> Result<Rgb, VisionError> {
+        if let Some((width, height)) = png_dimensions(bytes) {
+            if width > MAX_SIDE || height > MAX_SIDE {
+                return Err(VisionError::TooLarge { width, height });
+            }
+        }
+        if jpeg_truncated(bytes) {
+            return Err(VisionError::Decode(
+                "the JPEG file is truncated (no end-of-image marker after the image data)".into(),
+            ));
+        }
         let mut reader = ImageReader::new(Cursor::new(bytes))
             .with_guessed_format()
             .map_err(|e| VisionError::Decode(e.to_string()))?;
@@ -80,6 +90,51 @@ impl Rgb {
     fn at(&self, x: usize, y: usize, c: usize) -> u8 {
         self.pixels[(y * self.width as usize + x) * 3 + c]
     }
+}
+
+/// Whether a JPEG file ends before its image does. The JPEG decoder fills a truncated image
+/// with grey without an error, which the recognizer would then read, so this is checked
+/// first: the marker segments are walked to the first start-of-scan (skipping EXIF and its
+/// embedded thumbnail by their lengths), and an end-of-image marker (`FF D9`) must follow
+/// (entropy-coded data never holds one: a data byte `FF` is followed by `00`). Data after the
+/// end marker, such as the video of a "motion photo", is allowed. Not a JPEG: `false`.
+pub fn jpeg_truncated(bytes: &[u8]) -> bool {
+    if !bytes.starts_with(&[0xff, 0xd8]) {
+        return false;
+    }
+    let mut i = 2;
+    loop {
+        // Fill bytes may precede a marker.
+        while bytes.get(i) == Some(&0xff) && bytes.get(i + 1) == Some(&0xff) {
+            i += 1;
+        }
+        let (Some(&0xff), Some(&marker)) = (bytes.get(i), bytes.get(i + 1)) else {
+            // Cut off, or not a marker where one belongs (left to the decoder).
+            return i + 1 >= bytes.len();
+        };
+        match marker {
+            0xda => break,
+            0xd9 => return false,
+            0x01 | 0xd0..=0xd7 => i += 2,
+            _ => {
+                let (Some(&hi), Some(&lo)) = (bytes.get(i + 2), bytes.get(i + 3)) else {
+                    return true;
+                };
+                i += 2 + usize::from(u16::from_be_bytes([hi, lo]));
+            }
+        }
+    }
+    !bytes[i..].windows(2).any(|w| w == [0xff, 0xd9])
+}
+
+/// The size a PNG's header announces (read directly: the PNG decoder wants more than the
+/// header before it tells).
+fn png_dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
+    if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") || bytes.get(12..16) != Some(b"IHDR") {
+        return None;
+    }
+    let word = |at: usize| Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
+    Some((word(16)?, word(20)?))
 }
 
 fn decode_error(e: image::ImageError) -> VisionError {
@@ -317,6 +372,7 @@ mod tests {
 
     #[test]
     fn refuses_decompression_bombs() {
+        // The header is checked before anything is decoded.
         // A valid PNG header announcing 20000 × 20000 pixels.
         let img = image::GrayImage::new(1, 1);
         let mut bytes = Vec::new();
@@ -326,7 +382,13 @@ mod tests {
         // which a decoder may report first — either way it must be an error, not a panic).
         bytes[16..20].copy_from_slice(&20_000u32.to_be_bytes());
         bytes[20..24].copy_from_slice(&20_000u32.to_be_bytes());
-        assert!(Rgb::decode(&bytes).is_err());
+        assert!(matches!(
+            Rgb::decode(&bytes),
+            Err(VisionError::TooLarge {
+                width: 20_000,
+                height: 20_000
+            })
+        ));
     }
 
     #[test]

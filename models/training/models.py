@@ -1,0 +1,164 @@
+"""Small PyTorch architectures: 38-class tile crop classifier and class-agnostic rotated-box tile detector."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def cbr(cin, cout, k=3, s=1, groups=1, d=1):
+    return nn.Sequential(nn.Conv2d(cin, cout, k, s, padding=d * (k // 2), dilation=d, groups=groups, bias=False),
+                         nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class ResBlock(nn.Module):
+    def __init__(self, cin, cout, s=1):
+        super().__init__()
+        self.c1 = cbr(cin, cout, 3, s)
+        self.c2 = nn.Sequential(nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout))
+        self.sc = None if (cin == cout and s == 1) else nn.Sequential(
+            nn.Conv2d(cin, cout, 1, s, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        y = self.c2(self.c1(x))
+        return F.relu(y + (x if self.sc is None else self.sc(x)))
+
+
+class TileClassifier(nn.Module):
+    """Input [N,3,64,48] RGB in 0..1. Output logits [N,38]."""
+
+    def __init__(self, n_classes=38, w=(24, 48, 96, 160)):
+        super().__init__()
+        self.stem = cbr(3, w[0], 3, 1)
+        self.l1 = ResBlock(w[0], w[1], 2)   # 32x24
+        self.l2 = ResBlock(w[1], w[2], 2)   # 16x12
+        self.l3 = ResBlock(w[2], w[3], 2)   # 8x6
+        self.l4 = cbr(w[3], w[3], 3, 2)     # 4x3
+        self.drop = nn.Dropout(0.2)
+        self.fc = nn.Linear(w[3], n_classes)
+
+    def forward(self, x):
+        x = (x - 0.5) / 0.25
+        x = self.l4(self.l3(self.l2(self.l1(self.stem(x)))))
+        x = x.mean((2, 3))
+        return self.fc(self.drop(x))
+
+
+class TileClassifierDS(nn.Module):
+    """Cheaper depthwise-separable variant. Input [N,3,64,48] RGB in 0..1. Output logits [N,38]."""
+
+    def __init__(self, n_classes=38, w=(32, 64, 128, 256)):
+        super().__init__()
+        self.body = nn.Sequential(
+            cbr(3, w[0], 3, 2), DSBlock(w[0]),                      # 32x24
+            down(w[0], w[1]), DSBlock(w[1]), DSBlock(w[1]),          # 16x12
+            down(w[1], w[2]), DSBlock(w[2]), DSBlock(w[2]),          # 8x6
+            down(w[2], w[3]), DSBlock(w[3]),                         # 4x3
+        )
+        self.drop = nn.Dropout(0.2)
+        self.fc = nn.Linear(w[3], n_classes)
+
+    def forward(self, x):
+        x = (x - 0.5) / 0.25
+        x = self.body(x).mean((2, 3))
+        return self.fc(self.drop(x))
+
+
+# oneDNN's bf16 backward of *dilated* depthwise convs yields non-finite weight gradients on this CPU: training runs
+# those convs in fp32 (set by train_det.py; no effect on inference/export).
+FP32_DILATED_DW = False
+
+
+class DSBlock(nn.Module):
+    """Depthwise-separable residual block."""
+
+    def __init__(self, c, d=1):
+        super().__init__()
+        self.d = d
+        self.dw = nn.Sequential(nn.Conv2d(c, c, 3, 1, d, dilation=d, groups=c, bias=False), nn.BatchNorm2d(c),
+                                nn.ReLU(inplace=True))
+        self.pw = nn.Sequential(nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c))
+
+    def forward(self, x):
+        if FP32_DILATED_DW and self.d > 1:
+            with torch.autocast("cpu", enabled=False):
+                y = self.dw(x.float())
+            return F.relu(x + self.pw(y))
+        return F.relu(x + self.pw(self.dw(x)))
+
+
+def down(cin, cout):
+    """depthwise 3x3 stride 2 + pointwise."""
+    return nn.Sequential(nn.Conv2d(cin, cin, 3, 2, 1, groups=cin, bias=False), nn.BatchNorm2d(cin),
+                         nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class TileDetector(nn.Module):
+    """Class-agnostic CenterNet-style rotated-box tile detector, output stride 8.
+
+    Input [N,3,H,W] RGB 0..1, H and W multiples of 32.
+    Outputs (raw, training form): heat logits [N,1,H/8,W/8], reg [N,6,H/8,W/8] =
+      (dx, dy) sub-cell centre offset, (log w, log h) in units of 8 px, (cos 2phi, sin 2phi).
+    """
+
+    def __init__(self, c=(16, 32, 64, 96, 128)):
+        super().__init__()
+        self.s2 = cbr(3, c[0], 3, 2)                                                  # /2
+        self.s4 = nn.Sequential(down(c[0], c[1]), DSBlock(c[1]))                      # /4
+        self.s8 = nn.Sequential(down(c[1], c[2]), DSBlock(c[2]), DSBlock(c[2]))       # /8
+        self.s16 = nn.Sequential(down(c[2], c[3]), DSBlock(c[3]), DSBlock(c[3], 2))   # /16
+        self.s32 = nn.Sequential(down(c[3], c[4]), DSBlock(c[4]), DSBlock(c[4], 2))   # /32
+        self.lat32 = nn.Conv2d(c[4], c[2], 1)
+        self.lat16 = nn.Conv2d(c[3], c[2], 1)
+        self.fuse = nn.Sequential(DSBlock(c[2]), DSBlock(c[2], 2))
+        self.heat = nn.Conv2d(c[2], 1, 1)
+        self.reg = nn.Conv2d(c[2], 6, 1)
+        nn.init.constant_(self.heat.bias, -2.19)
+
+    def forward(self, x):
+        x = (x - 0.5) / 0.25
+        x8 = self.s8(self.s4(self.s2(x)))
+        x16 = self.s16(x8)
+        x32 = self.s32(x16)
+        y16 = self.lat16(x16) + F.interpolate(self.lat32(x32), size=x16.shape[2:], mode="nearest")
+        y8 = x8 + F.interpolate(y16, size=x8.shape[2:], mode="nearest")
+        f = self.fuse(y8)
+        return self.heat(f), self.reg(f)
+
+
+class DetectorExport(nn.Module):
+    """Inference wrapper: decoded outputs for ONNX.
+
+    scores [N,1,H/8,W/8]: sigmoid heat, zeroed where not a 3x3 local maximum (peak NMS done in-graph).
+    geom   [N,6,H/8,W/8]: cx, cy (input pixels), w, h (input pixels; w across the tile, h along its up axis),
+                          cos(2phi), sin(2phi) (unit-normalized).
+    """
+
+    def __init__(self, det):
+        super().__init__()
+        self.det = det
+
+    def forward(self, x):
+        heat, reg = self.det(x)
+        s = torch.sigmoid(heat)
+        peak = F.max_pool2d(s, 3, 1, 1)
+        s = s * (peak == s).to(s.dtype)
+        n, _, h, w = s.shape
+        gy = torch.arange(h, dtype=s.dtype, device=s.device).view(1, 1, h, 1).expand(n, 1, h, w)
+        gx = torch.arange(w, dtype=s.dtype, device=s.device).view(1, 1, 1, w).expand(n, 1, h, w)
+        cx = (gx + 0.5 + reg[:, 0:1]) * 8.0
+        cy = (gy + 0.5 + reg[:, 1:2]) * 8.0
+        bw = torch.exp(reg[:, 2:3].clamp(-4, 6)) * 8.0
+        bh = torch.exp(reg[:, 3:4].clamp(-4, 6)) * 8.0
+        cs = reg[:, 4:6]
+        cs = cs / torch.sqrt((cs * cs).sum(1, keepdim=True) + 1e-6)
+        return s, torch.cat([cx, cy, bw, bh, cs], 1)
+
+
+class ClassifierExport(nn.Module):
+    """Inference wrapper: outputs softmax probabilities [N,38]."""
+
+    def __init__(self, cls):
+        super().__init__()
+        self.cls = cls
+
+    def forward(self, x):
+        return torch.softmax(self.cls(x), dim=1)

@@ -1,0 +1,144 @@
+"""Reference inference pipeline for the riichi-lens tile recognizer (the Rust runtime ports this).
+
+    python models/training/reference_infer.py PHOTO.jpg [--models models/] [--score 0.3]
+    -> JSON list of {tile, box [x1,y1,x2,y2], confidence, sideways, det_score, angle_deg, quad, probs_top3}
+
+Pipeline (see models/MODEL_CARD.md for the exact contract):
+ 1. letterbox: s = 640 / max(H, W); resize the RGB image to (round(W*s), round(H*s)) (area filter), pad right and
+    bottom with 127 up to multiples of 32; float32 NCHW, value/255.
+ 2. detector -> scores [1,1,h,w] (peaks only; others are 0), geom [1,6,h,w] = cx, cy, w, h, cos2phi, sin2phi in
+    letterboxed-input pixels. Keep cells with score >= SCORE_T; map back: x = (cx+0.5)/s-0.5, y = (cy+0.5)/s-0.5, w/s, h/s;
+    phi = 0.5*atan2(sin2phi, cos2phi) (angle of the tile's up axis, image coords, y down; mod pi).
+ 3. duplicate suppression: sort by score, drop a box whose centre is closer than 0.5*min(w_i, w_j) to a kept box.
+ 4. crop: for each box, pyramid level L = max(0, floor(log2(w / 48))) of the original image (each level = 2x2 mean,
+    floor size); sample a 48x64 crop with bilinear interpolation via the affine map of common.crop_affine
+    (rotated rectangle w*1.1 x h*1.1 around the centre, tile up axis vertical), coordinates divided by 2^L.
+ 5. classifier on the crops [N,3,64,48] float32 RGB /255 -> probs [N,38] (softmax already applied).
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import CLASSES, CROP_H, CROP_W, crop_affine  # noqa: E402
+
+SCORE_T = 0.30
+INPUT_LONG = 640
+
+
+class Recognizer:
+    def __init__(self, model_dir, threads=2, score_t=SCORE_T):
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = threads
+        so.inter_op_num_threads = 1
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.det = ort.InferenceSession(os.path.join(model_dir, "tile_detector.onnx"), so,
+                                        providers=["CPUExecutionProvider"])
+        self.cls = ort.InferenceSession(os.path.join(model_dir, "tile_classifier.onnx"), so,
+                                        providers=["CPUExecutionProvider"])
+        self.score_t = score_t
+        self.timing = {}
+
+    @staticmethod
+    def letterbox(rgb):
+        H, W = rgb.shape[:2]
+        s = INPUT_LONG / max(H, W)
+        nw, nh = max(1, round(W * s)), max(1, round(H * s))
+        im = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA)
+        pw, ph = (-nw) % 32, (-nh) % 32
+        im = cv2.copyMakeBorder(im, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(127, 127, 127))
+        x = im.astype(np.float32).transpose(2, 0, 1)[None] / 255.0
+        return np.ascontiguousarray(x), s
+
+    def detect(self, rgb):
+        x, s = self.letterbox(rgb)
+        scores, geom = self.det.run(None, {"image": x})
+        ys, xs = np.nonzero(scores[0, 0] >= self.score_t)
+        sc = scores[0, 0, ys, xs]
+        g = geom[0][:, ys, xs].T  # n x 6
+        order = np.argsort(-sc)
+        boxes = []
+        for i in order:
+            cx, cy, w, h, c2, s2 = g[i]
+            cx, cy, w, h, c2, s2 = (float(v) for v in (cx, cy, w, h, c2, s2))
+            b = dict(cx=(cx + 0.5) / s - 0.5, cy=(cy + 0.5) / s - 0.5, w=w / s, h=h / s, phi=0.5 * math.atan2(s2, c2),
+                     score=float(sc[i]))
+            if all(math.hypot(b["cx"] - k["cx"], b["cy"] - k["cy"]) >= 0.5 * min(b["w"], k["w"]) for k in boxes):
+                boxes.append(b)
+        return boxes
+
+    @staticmethod
+    def crops(rgb, boxes):
+        pyr = [rgb.astype(np.float32)]
+        out = np.zeros((len(boxes), CROP_H, CROP_W, 3), np.uint8)
+        for n, b in enumerate(boxes):
+            L = max(0, int(math.floor(math.log2(max(b["w"], 1e-3) / CROP_W))))
+            while len(pyr) <= L:
+                p = pyr[-1]
+                h2, w2 = p.shape[0] // 2, p.shape[1] // 2
+                pyr.append(p[:2 * h2, :2 * w2].reshape(h2, 2, w2, 2, 3).mean((1, 3), dtype=np.float32))
+            k = 2.0 ** L
+            # pixel centres: level-L pixel j covers original pixels [j*k, (j+1)*k) -> centre (j+0.5)*k - 0.5
+            M = crop_affine((b["cx"] + 0.5) / k - 0.5, (b["cy"] + 0.5) / k - 0.5, b["w"] / k, b["h"] / k, b["phi"])
+            c = cv2.warpAffine(pyr[L], M, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            out[n] = np.clip(np.round(c), 0, 255).astype(np.uint8)
+        return out
+
+    def classify(self, crops):
+        if len(crops) == 0:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        x = np.ascontiguousarray(crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
+        return self.cls.run(None, {"crops": x})[0]
+
+    def __call__(self, rgb):
+        import time
+        t0 = time.perf_counter()
+        boxes = self.detect(rgb)
+        t1 = time.perf_counter()
+        cr = self.crops(rgb, boxes)
+        t2 = time.perf_counter()
+        probs = self.classify(cr)
+        t3 = time.perf_counter()
+        self.timing = {"detect_ms": (t1 - t0) * 1e3, "crop_ms": (t2 - t1) * 1e3, "classify_ms": (t3 - t2) * 1e3}
+        res = []
+        for b, p in zip(boxes, probs):
+            k = int(np.argmax(p))
+            ux, uy = math.cos(b["phi"]), math.sin(b["phi"])
+            vx, vy = -uy, ux
+            hw, hh = b["w"] / 2, b["h"] / 2
+            quad = [(b["cx"] + sx * vx * hw + sy * ux * hh, b["cy"] + sx * vy * hw + sy * uy * hh)
+                    for sx, sy in ((-1, 1), (1, 1), (1, -1), (-1, -1))]
+            xs_, ys_ = [q[0] for q in quad], [q[1] for q in quad]
+            top = np.argsort(-p)[:3]
+            res.append({
+                "tile": CLASSES[k],
+                "box": [round(min(xs_), 1), round(min(ys_), 1), round(max(xs_), 1), round(max(ys_), 1)],
+                "confidence": round(float(p[k]), 4),
+                "sideways": bool(abs(ux) > abs(uy)),
+                "det_score": round(b["score"], 4),
+                "angle_deg": round(math.degrees(b["phi"]), 1),
+                "quad": [[round(a, 1), round(c, 1)] for a, c in quad],
+                "probs_top3": {CLASSES[int(j)]: round(float(p[j]), 4) for j in top},
+            })
+        return res
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("image")
+    ap.add_argument("--models", default=os.path.join(os.path.dirname(__file__), ".."))
+    ap.add_argument("--score", type=float, default=SCORE_T)
+    args = ap.parse_args()
+    rgb = cv2.cvtColor(cv2.imread(args.image), cv2.COLOR_BGR2RGB)
+    rec = Recognizer(args.models, score_t=args.score)
+    print(json.dumps(rec(rgb), indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""Train the 38-class tile crop classifier (CPU), export ONNX.
+
+GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4294967296:glibc.malloc.trim_threshold=4294967296 \
+  nice -n 19 .venv-train/bin/python models/training/train_cls.py --epochs 8 --seed 0
+"""
+import argparse
+import glob
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import BACK, CACHE, CLASSES, NUM_CLASSES, REPO  # noqa: E402
+from models import ClassifierExport, TileClassifier, TileClassifierDS  # noqa: E402
+import real_data  # noqa: E402
+
+
+def load_synth(name):
+    xs, ys = [], []
+    for f in sorted(glob.glob(os.path.join(CACHE, "cls", f"{name}_*.npz"))):
+        d = np.load(f)
+        xs.append(d["x"])
+        ys.append(d["y"])
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def real_train_set(rng, reps_cam=25, reps_rf=20):
+    xs, ys = [], []
+    for im, c in real_data.camerash_images("train"):
+        for _ in range(reps_cam):
+            xs.append(real_data.augment_real(rng, im))
+            ys.append(c)
+    for split in ("train", "valid"):
+        for im, c in real_data.roboflow_tile_images(split):
+            for _ in range(reps_rf):
+                xs.append(real_data.augment_real(rng, im))
+                ys.append(c)
+    return np.array(xs, np.uint8), np.array(ys, np.int64)
+
+
+def eval_sets():
+    sets = {}
+    try:
+        sets["synthetic-test"] = load_synth("test")
+    except ValueError:
+        pass
+    cam = real_data.camerash_images("test")
+    sets["camerash-test"] = (np.array([real_data.plain_crop(i) for i, _ in cam]), np.array([c for _, c in cam]))
+    rf = real_data.roboflow_tile_images("test", exclude_fives=False)
+    sets["roboflow-test"] = (np.array([real_data.plain_crop(i) for i, _ in rf]), np.array([c for _, c in rf]))
+    return sets
+
+
+def to_tensor(x):
+    return torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255.0).contiguous(memory_format=torch.channels_last)
+
+
+def rotate_batch(x, g, max_deg, p=0.6):
+    """random in-plane rotation (+-max_deg) and zoom (0.9-1.1) of a share p of the crops: makes the classifier
+    tolerant to the detector's angle / size errors."""
+    n, _, H, W = x.shape
+    sel = torch.rand(n, generator=g) < p
+    th = (torch.rand(n, generator=g) * 2 - 1) * math.radians(max_deg) * sel
+    sc = 1 + (torch.rand(n, generator=g) * 0.2 - 0.1) * sel
+    c, s = torch.cos(th) * sc, torch.sin(th) * sc
+    theta = torch.stack([torch.stack([c, -s * H / W, torch.zeros(n)], 1),
+                         torch.stack([s * W / H, c, torch.zeros(n)], 1)], 1)
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    return F.grid_sample(x.contiguous(), grid, mode="bilinear", padding_mode="border", align_corners=False)
+
+
+def gpu_like_aug(x, g, rot_deg=0.0):
+    """cheap batch augmentation on tensors: half-turn, brightness/contrast, channel gains, small shift."""
+    n = x.shape[0]
+    if rot_deg > 0:
+        x = rotate_batch(x, g, rot_deg)
+    flip = torch.rand(n, generator=g) < 0.5
+    x[flip] = torch.flip(x[flip], dims=(2, 3))
+    gain = (0.8 + 0.4 * torch.rand(n, 3, 1, 1, generator=g))
+    off = (torch.rand(n, 1, 1, 1, generator=g) - 0.5) * 0.15
+    x = (x * gain + off).clamp(0, 1)
+    gray = torch.rand(n, generator=g) < 0.1
+    if gray.any():
+        x[gray] = x[gray].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+    return x
+
+
+@torch.no_grad()
+def evaluate(model, x, y, bs=512):
+    model.eval()
+    pred = []
+    for i in range(0, len(x), bs):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            pred.append(model(to_tensor(x[i:i + bs])).float().argmax(1))
+    pred = torch.cat(pred).numpy()
+    return float((pred == y).mean()), pred
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--bs", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--arch", default="ds", choices=["ds", "res"])
+    ap.add_argument("--init", default=None, help="start from this checkpoint (fine-tuning)")
+    ap.add_argument("--rot-deg", type=float, default=0.0, help="random rotation augmentation (degrees)")
+    ap.add_argument("--drop-white-backs", action="store_true",
+                    help="drop 'back' crops whose back colour is white-ish (indistinguishable from a white dragon)")
+    ap.add_argument("--out", default=os.path.join(REPO, "models", "tile_classifier.onnx"))
+    ap.add_argument("--ckpt", default=os.path.join(CACHE, "ckpt_cls.pt"))
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    t0 = time.time()
+    xs, ys = load_synth("train")
+    xr, yr = real_train_set(rng)
+    print(f"synthetic crops {len(xs)}, real augmented crops {len(xr)}  ({time.time() - t0:.0f}s)", flush=True)
+    if args.drop_white_backs:
+        c = xs[:, 16:48, 12:36].reshape(len(xs), -1, 3).astype(np.float32).mean(1)
+        white = (ys == BACK) & (c.min(1) > 150) & (c.max(1) - c.min(1) < 40)
+        print(f"dropping {int(white.sum())} white-ish back crops of {int((ys == BACK).sum())}", flush=True)
+        xs, ys = xs[~white], ys[~white]
+    X = np.concatenate([xs, xr])
+    Y = np.concatenate([ys, yr])
+    counts = np.bincount(Y, minlength=NUM_CLASSES)
+    print("per-class counts:", dict(zip(CLASSES, counts.tolist())), flush=True)
+    evs = eval_sets()
+    model = (TileClassifierDS() if args.arch == "ds" else TileClassifier()).to(memory_format=torch.channels_last)
+    print("params", sum(p.numel() for p in model.parameters()), flush=True)
+    if args.init:
+        model.load_state_dict(torch.load(args.init)["model"])
+        print("initialized from", args.init, flush=True)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    steps = args.epochs * (len(X) // args.bs)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps,
+                                                pct_start=0.02 if args.init else 0.1)
+    g = torch.Generator().manual_seed(args.seed)
+    step = 0
+    for ep in range(args.epochs):
+        model.train()
+        perm = rng.permutation(len(X))
+        t1 = time.time()
+        tot, n = 0.0, 0
+        for i in range(0, len(perm) - args.bs + 1, args.bs):
+            idx = np.sort(perm[i:i + args.bs])
+            x = gpu_like_aug(to_tensor(X[idx]), g, args.rot_deg).contiguous(memory_format=torch.channels_last)
+            y = torch.from_numpy(Y[idx])
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                out = model(x)
+            loss = F.cross_entropy(out.float(), y, label_smoothing=0.05)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            tot += loss.item() * len(idx)
+            n += len(idx)
+            if step % 200 == 0:
+                print(f"  step {step}/{steps} loss {tot / n:.4f} {n / (time.time() - t1):.0f} img/s", flush=True)
+        msg = f"epoch {ep + 1}/{args.epochs} loss {tot / n:.4f} {n / (time.time() - t1):.0f} img/s"
+        for k, (ex, ey) in evs.items():
+            acc, _ = evaluate(model, ex, ey)
+            msg += f" | {k} {acc * 100:.2f}%"
+        print(msg, flush=True)
+        torch.save({"model": model.state_dict(), "epoch": ep + 1, "args": vars(args)}, args.ckpt)
+    print(f"total train time {time.time() - t0:.0f}s", flush=True)
+    export(model, args.out)
+
+
+def export(model, out):
+    model = model.float().eval().to(memory_format=torch.contiguous_format)
+    m = ClassifierExport(model).eval()
+    x = torch.rand(4, 3, 64, 48)
+    batch = torch.export.Dim("batch", min=1, max=1024)
+    torch.onnx.export(m, (x,), out, input_names=["crops"], output_names=["probs"], dynamo=True,
+                      external_data=False, dynamic_shapes={"x": {0: batch}})
+    print("exported", out, os.path.getsize(out), "bytes")
+
+
+if __name__ == "__main__":
+    main()

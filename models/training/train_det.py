@@ -1,0 +1,273 @@
+"""Train the class-agnostic rotated-box tile detector (CPU), export ONNX.
+
+GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4294967296:glibc.malloc.trim_threshold=4294967296 \
+  nice -n 19 .venv-train/bin/python models/training/train_det.py --minutes 50 --seed 0
+"""
+import argparse
+import glob
+import math
+import os
+import sys
+import time
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import CACHE, REPO  # noqa: E402
+import models  # noqa: E402
+from models import DetectorExport, TileDetector  # noqa: E402
+import real_data  # noqa: E402
+
+cv2.setNumThreads(1)
+STRIDE = 8
+
+
+def load_scenes(name):
+    """-> list of (rgb uint8 HxWx3, labels [n,7] = cls,cx,cy,w,h,phi,ignore)"""
+    out = []
+    for f in sorted(glob.glob(os.path.join(CACHE, "det", f"{name}_*.npz"))):
+        d = np.load(f, allow_pickle=True)
+        offs, labs = d["offsets"], d["labels"]
+        for i, buf in enumerate(d["jpg"]):
+            im = cv2.cvtColor(cv2.imdecode(np.frombuffer(buf, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+            out.append((im, labs[offs[i]:offs[i + 1]].copy()))
+    return out
+
+
+def roboflow_scenes(splits):
+    out = []
+    for split in splits:
+        for im, bb in real_data.roboflow_boxes(split):
+            labs = []
+            for code, x1, y1, x2, y2 in bb:
+                labs.append([0, (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1, -math.pi / 2, 1 if code is None else 0])
+            out.append((im, np.array(labs, np.float32).reshape(-1, 7)))
+    return out
+
+
+def affine_sample(rng, im, labs, H, W, scale_range=(0.7, 1.4), rot90=False):
+    """Random scale/translate/flip into an HxW canvas (letterbox-style gray padding)."""
+    h0, w0 = im.shape[:2]
+    s = min(W / w0, H / h0) * math.exp(rng.uniform(math.log(scale_range[0]), math.log(scale_range[1])))
+    nw, nh = w0 * s, h0 * s
+    tx = rng.uniform(min(0, W - nw), max(0, W - nw))
+    ty = rng.uniform(min(0, H - nh), max(0, H - nh))
+    M = np.array([[s, 0, tx], [0, s, ty]], np.float64)
+    fx = rng.random() < 0.5
+    fy = rng.random() < 0.2
+    if fx:
+        M = np.array([[-1, 0, W], [0, 1, 0]], np.float64) @ np.vstack([M, [0, 0, 1]])
+    if fy:
+        M = np.array([[1, 0, 0], [0, -1, H], [0, 0, 1]], np.float64)[:2] @ np.vstack([M, [0, 0, 1]])
+    out = cv2.warpAffine(im, M, (W, H), flags=cv2.INTER_LINEAR if s > 0.6 else cv2.INTER_AREA,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=(127, 127, 127))
+    L = labs.copy()
+    if len(L):
+        pts = np.stack([L[:, 1], L[:, 2], np.ones(len(L))], 1) @ M.T
+        L[:, 1], L[:, 2] = pts[:, 0], pts[:, 1]
+        L[:, 3] *= s
+        L[:, 4] *= s
+        ux, uy = np.cos(L[:, 5]), np.sin(L[:, 5])
+        if fx:
+            ux = -ux
+        if fy:
+            uy = -uy
+        L[:, 5] = np.arctan2(uy, ux)
+        # tiles whose centre left the canvas are dropped; tiles cut by the border become ignore
+        inside = (L[:, 1] >= 0) & (L[:, 1] < W) & (L[:, 2] >= 0) & (L[:, 2] < H)
+        r = np.maximum(L[:, 3], L[:, 4]) / 2
+        cut = (L[:, 1] - r * 0.6 < 0) | (L[:, 1] + r * 0.6 > W) | (L[:, 2] - r * 0.6 < 0) | (L[:, 2] + r * 0.6 > H)
+        L[cut, 6] = 1
+        L = L[inside]
+    return out, L
+
+
+def make_targets(labs, H, W):
+    h, w = H // STRIDE, W // STRIDE
+    heat = np.zeros((h, w), np.float32)
+    ign = np.zeros((h, w), np.float32)
+    reg = np.zeros((6, h, w), np.float32)
+    regw = np.zeros((h, w), np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    # big tiles first so small ones win shared cells
+    order = np.argsort(-(labs[:, 3] * labs[:, 4])) if len(labs) else []
+    for k in order:
+        _, cx, cy, bw, bh, phi, ig = labs[k]
+        gx, gy = cx / STRIDE - 0.5, cy / STRIDE - 0.5
+        if ig:
+            r = max(bw, bh) / STRIDE / 2
+            ign[(np.abs(xx - gx) <= r) & (np.abs(yy - gy) <= r)] = 1
+            continue
+        sig = max(0.55, 0.18 * min(bw, bh) / STRIDE)
+        x0, x1 = int(max(0, math.floor(gx - 3 * sig))), int(min(w, math.ceil(gx + 3 * sig) + 1))
+        y0, y1 = int(max(0, math.floor(gy - 3 * sig))), int(min(h, math.ceil(gy + 3 * sig) + 1))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        ix, iy = int(round(gx)), int(round(gy))
+        ix, iy = min(max(ix, 0), w - 1), min(max(iy, 0), h - 1)
+        g = np.exp(-((xx[y0:y1, x0:x1] - ix) ** 2 + (yy[y0:y1, x0:x1] - iy) ** 2) / (2 * sig * sig))
+        heat[y0:y1, x0:x1] = np.maximum(heat[y0:y1, x0:x1], g)
+        heat[iy, ix] = 1.0
+        # regression at cells close to the centre (relative to each cell)
+        near = g > 0.5
+        cys, cxs = np.nonzero(near)
+        cys, cxs = cys + y0, cxs + x0
+        reg[0, cys, cxs] = gx - cxs
+        reg[1, cys, cxs] = gy - cys
+        reg[2, cys, cxs] = math.log(max(bw, 1) / STRIDE)
+        reg[3, cys, cxs] = math.log(max(bh, 1) / STRIDE)
+        reg[4, cys, cxs] = math.cos(2 * phi)
+        reg[5, cys, cxs] = math.sin(2 * phi)
+        regw[cys, cxs] = np.maximum(regw[cys, cxs], g[near])
+        ign[iy, ix] = 0
+    ign[heat == 1] = 0
+    return heat, ign, reg, regw
+
+
+def focal_loss(logit, gt, ign):
+    p = torch.sigmoid(logit.float()).clamp(1e-4, 1 - 1e-4)
+    pos = (gt >= 0.999).float()
+    neg = (1 - pos) * (1 - ign)
+    pl = -torch.log(p) * (1 - p) ** 2 * pos
+    nl = -torch.log(1 - p) * p ** 2 * (1 - gt) ** 4 * neg
+    npos = pos.sum().clamp(min=1)
+    return (pl.sum() + nl.sum()) / npos
+
+
+def batch_from(rng, pool, idx, H, W, syn=True):
+    xs, hs, igs, rs, rws = [], [], [], [], []
+    for i in idx:
+        im, labs = pool[i]
+        if syn:
+            im2, L = affine_sample(rng, im, labs, H, W, scale_range=(0.8, 1.25))
+        else:
+            im2, L = affine_sample(rng, im, labs, H, W, scale_range=(0.5, 2.2))
+            # photometric jitter for the real photos
+            im2 = np.clip(im2.astype(np.float32) * rng.uniform(0.75, 1.2, 3) + rng.uniform(-20, 20), 0, 255).astype(np.uint8)
+        hm, ig, rg, rw = make_targets(L, H, W)
+        xs.append(im2)
+        hs.append(hm)
+        igs.append(ig)
+        rs.append(rg)
+        rws.append(rw)
+    x = torch.from_numpy(np.stack(xs)).permute(0, 3, 1, 2).float().div_(255).contiguous(memory_format=torch.channels_last)
+    return (x, torch.from_numpy(np.stack(hs))[:, None], torch.from_numpy(np.stack(igs))[:, None],
+            torch.from_numpy(np.stack(rs)), torch.from_numpy(np.stack(rws))[:, None])
+
+
+def losses(model, batch):
+    x, hm, ig, rg, rw = batch
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        heat, reg = model(x)
+    heat, reg = heat.float(), reg.float()
+    lh = focal_loss(heat, hm, ig)
+    nw = rw.sum().clamp(min=1)
+    lo = (torch.abs(reg[:, 0:2] - rg[:, 0:2]) * rw).sum() / nw
+    ls = (torch.abs(reg[:, 2:4] - rg[:, 2:4]) * rw).sum() / nw
+    la = (torch.abs(reg[:, 4:6] - rg[:, 4:6]) * rw).sum() / nw
+    return lh, lo, ls, la
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--minutes", type=float, default=50)
+    ap.add_argument("--bs", type=int, default=12)
+    ap.add_argument("--lr", type=float, default=4e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--real-frac", type=float, default=0.15, help="share of batches drawn from roboflow photos")
+    ap.add_argument("--out", default=os.path.join(REPO, "models", "tile_detector.onnx"))
+    ap.add_argument("--ckpt", default=os.path.join(CACHE, "ckpt_det.pt"))
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--threads-file", default=None, help="switch to 2 threads once this file exists")
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    models.FP32_DILATED_DW = True
+    rng = np.random.default_rng(args.seed)
+    t0 = time.time()
+    syn = load_scenes("train")
+    land = [i for i, (im, _) in enumerate(syn) if im.shape[1] > im.shape[0]]
+    port = [i for i, (im, _) in enumerate(syn) if im.shape[1] <= im.shape[0]]
+    real = roboflow_scenes(["train", "valid"])
+    print(f"scenes: {len(land)} landscape, {len(port)} portrait, {len(real)} roboflow ({time.time() - t0:.0f}s)", flush=True)
+    model = TileDetector().to(memory_format=torch.channels_last)
+    print("params", sum(p.numel() for p in model.parameters()), flush=True)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    start_step = 0
+    if args.resume and os.path.exists(args.ckpt):
+        ck = torch.load(args.ckpt)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        start_step = ck["step"]
+    budget = args.minutes * 60
+    t_train = time.time()
+    step = start_step
+    hist = []
+    while True:
+        el = time.time() - t_train
+        if el > budget:
+            break
+        frac = min(1.0, el / budget)
+        lr = args.lr * (min(1.0, (step + 1) / 150) if start_step == 0 else 1.0) * (0.5 * (1 + math.cos(math.pi * frac)) * 0.97 + 0.03)
+        for gp in opt.param_groups:
+            gp["lr"] = lr
+        model.train()
+        r = rng.random()
+        if r < args.real_frac:
+            H, W = (384, 640) if rng.random() < 0.7 else (640, 384)
+            idx = rng.integers(0, len(real), args.bs)
+            batch = batch_from(rng, real, idx, H, W, syn=False)
+        elif r < args.real_frac + (1 - args.real_frac) * len(port) / max(1, len(syn)):
+            idx = rng.choice(port, args.bs)
+            batch = batch_from(rng, syn, idx, 640, 384)
+        else:
+            idx = rng.choice(land, args.bs)
+            batch = batch_from(rng, syn, idx, 384, 640)
+        lh, lo, ls, la = losses(model, batch)
+        loss = lh + lo + ls + 0.5 * la
+        opt.zero_grad(set_to_none=True)
+        if not torch.isfinite(loss):
+            print("non-finite loss, batch skipped", flush=True)
+            continue
+        loss.backward()
+        gn = torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+        if not torch.isfinite(gn):
+            print("non-finite gradient, step skipped", flush=True)
+            opt.zero_grad(set_to_none=True)
+            continue
+        opt.step()
+        if args.threads_file and os.path.exists(args.threads_file) and torch.get_num_threads() != 2:
+            torch.set_num_threads(2)  # the other training job finished: take both cores
+            print("now using 2 threads", flush=True)
+        step += 1
+        hist.append([lh.item(), lo.item(), ls.item(), la.item()])
+        if step % 50 == 0:
+            m = np.mean(hist, 0)
+            hist = []
+            print(f"step {step} {el / 60:.1f}min lr {lr:.5f} heat {m[0]:.3f} off {m[1]:.3f} size {m[2]:.3f} "
+                  f"ang {m[3]:.3f} ({step * args.bs / max(1, el):.1f} img/s)", flush=True)
+        if step % 300 == 0:
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, args.ckpt)
+    torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, args.ckpt)
+    print(f"trained {step} steps in {(time.time() - t_train) / 60:.1f} min", flush=True)
+    export(model, args.out)
+
+
+def export(model, out):
+    models.FP32_DILATED_DW = False
+    model = model.float().eval().to(memory_format=torch.contiguous_format)
+    m = DetectorExport(model).eval()
+    x = torch.rand(1, 3, 384, 640)
+    hdim = torch.export.Dim("h32", min=2, max=64)
+    wdim = torch.export.Dim("w32", min=2, max=64)
+    torch.onnx.export(m, (x,), out, input_names=["image"], output_names=["scores", "geom"], dynamo=True,
+                      external_data=False, dynamic_shapes={"x": {2: 32 * hdim, 3: 32 * wdim}})
+    print("exported", out, os.path.getsize(out), "bytes")
+
+
+if __name__ == "__main__":
+    main()
