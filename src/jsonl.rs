@@ -53,10 +53,11 @@ pub struct Request {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(untagged)]
 pub enum Tiles {
-    #[default]
-    None,
+    // Untagged variants are tried in order: the common case goes first.
     Text(String),
     List(Vec<String>),
+    #[default]
+    None,
 }
 
 impl Tiles {

@@ -4,6 +4,13 @@
 use crate::rules::{Kazoe, Rules, SanmaTsumo};
 use crate::tile::Wind;
 use serde::{Serialize, Serializer};
+use thiserror::Error;
+
+/// The payments do not fit in 64 bits: an aotenjou hand of some fifty han or more, or
+/// honba and riichi stick counts (or a honba value) in the billions.
+#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
+#[error("the points do not fit in 64 bits: the hand value, honba or riichi sticks are too large")]
+pub struct Overflow;
 
 /// A named hand value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +50,13 @@ impl Serialize for Limit {
 
 /// Rounds a payment up to the next 100.
 pub fn round_up_100(points: u64) -> u64 {
-    points.div_ceil(100) * 100
+    points.div_ceil(100).saturating_mul(100)
+}
+
+/// `base × multiple`, rounded up to 100, or `Overflow`.
+fn share(base: u64, multiple: u64) -> Result<u64, Overflow> {
+    let raw = base.checked_mul(multiple).ok_or(Overflow)?;
+    raw.div_ceil(100).checked_mul(100).ok_or(Overflow)
 }
 
 /// Base points (the "basic points" every payment is a multiple of) and the limit reached.
@@ -51,8 +64,11 @@ pub fn round_up_100(points: u64) -> u64 {
 pub fn base_points(han: u32, fu: u8, yakuman: u32, rules: &Rules) -> (u64, Option<Limit>) {
     if rules.aotenjou {
         let han = han + 13 * yakuman;
-        let shift = (2 + han).min(60);
-        let base = u64::from(fu).saturating_mul(1u64 << shift);
+        // Saturates: a base this large cannot be paid, and `pay` says so.
+        let base = 1u64
+            .checked_shl(2 + han)
+            .and_then(|b| b.checked_mul(u64::from(fu)))
+            .unwrap_or(u64::MAX);
         return (base, None);
     }
     if yakuman > 0 {
@@ -132,8 +148,9 @@ pub struct Table {
     pub wareme: Option<Wind>,
 }
 
-/// Splits a hand worth `base` points into payments.
-pub fn pay(base: u64, table: &Table, rules: &Rules) -> Points {
+/// Splits a hand worth `base` points into payments; `Overflow` when a payment does not fit
+/// in 64 bits.
+pub fn pay(base: u64, table: &Table, rules: &Rules) -> Result<Points, Overflow> {
     let dealer = table.winner == Wind::East;
     let players = usize::from(rules.players);
     let others = (players - 1) as u64;
@@ -149,11 +166,12 @@ pub fn pay(base: u64, table: &Table, rules: &Rules) -> Points {
     };
     let mut payers = Vec::with_capacity(3);
     if table.tsumo {
+        // Both factors are u32, so the product fits in u64.
         let honba_each = u64::from(rules.honba_value) / others * u64::from(table.honba);
         // In three-player games North does not exist; split mode shares its part.
         let missing_share = |multiple: u64| match (players, rules.sanma_tsumo) {
-            (3, SanmaTsumo::Split) => round_up_100(round_up_100(base * multiple) / 2),
-            _ => 0,
+            (3, SanmaTsumo::Split) => share(share(base, multiple)? / 2, 1),
+            _ => Ok(0),
         };
         for seat in Wind::ALL.into_iter().take(players) {
             if seat == table.winner {
@@ -161,8 +179,10 @@ pub fn pay(base: u64, table: &Table, rules: &Rules) -> Points {
             }
             let payer_multiple = if dealer || seat == Wind::East { 2 } else { 1 };
             let north_multiple = if dealer { 2 } else { 1 };
-            let hand = (round_up_100(base * payer_multiple) + missing_share(north_multiple))
-                * wareme_factor(Some(seat));
+            let hand = share(base, payer_multiple)?
+                .checked_add(missing_share(north_multiple)?)
+                .and_then(|h| h.checked_mul(wareme_factor(Some(seat))))
+                .ok_or(Overflow)?;
             payers.push(Share {
                 from: Some(seat),
                 hand,
@@ -173,13 +193,20 @@ pub fn pay(base: u64, table: &Table, rules: &Rules) -> Points {
         let multiple = if dealer { 6 } else { 4 };
         payers.push(Share {
             from: table.discarder,
-            hand: round_up_100(base * multiple) * wareme_factor(table.discarder),
+            hand: share(base, multiple)?
+                .checked_mul(wareme_factor(table.discarder))
+                .ok_or(Overflow)?,
             honba: u64::from(rules.honba_value) * u64::from(table.honba),
         });
     }
     let sticks = 1000 * u64::from(table.riichi_sticks);
-    let honba: u64 = payers.iter().map(|p| p.honba).sum();
-    let total = payers.iter().map(|p| p.hand + p.honba).sum::<u64>() + sticks;
+    let add = |a: u64, b: u64| a.checked_add(b).ok_or(Overflow);
+    let mut honba = 0;
+    let mut total = sticks;
+    for p in &payers {
+        honba = add(honba, p.honba)?;
+        total = add(total, add(p.hand, p.honba)?)?;
+    }
     let paid = |dealer_seat: bool| {
         payers
             .iter()
@@ -193,7 +220,7 @@ pub fn pay(base: u64, table: &Table, rules: &Rules) -> Points {
     } else {
         (None, paid(true), paid(false))
     };
-    Points {
+    Ok(Points {
         total,
         ron,
         tsumo_dealer,
@@ -201,13 +228,18 @@ pub fn pay(base: u64, table: &Table, rules: &Rules) -> Points {
         honba,
         riichi_sticks: sticks,
         payers,
-    }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::Preset;
+
+    /// Every table in these tests fits in 64 bits.
+    fn pay(base: u64, table: &Table, rules: &Rules) -> Points {
+        super::pay(base, table, rules).unwrap()
+    }
 
     fn table(winner: Wind, tsumo: bool) -> Table {
         Table {

@@ -3,12 +3,12 @@
 
 use crate::context::{FirstTurn, Riichi, WinContext, WinMethod};
 use crate::fu::{self, FuItem};
-use crate::hand::{counts, Hand, HandError};
+use crate::hand::{Hand, HandError};
 use crate::payment::{self, Limit, Points, Table};
 use crate::rules::Rules;
 use crate::shape::{for_each_reading, Shape, Wait};
 use crate::tile::{Kind, Suit, Tile};
-use crate::yaku::{Analysis, Yaku, YAKU, YAKUMAN};
+use crate::yaku::{Analysis, TileFacts, Yaku, YAKU, YAKUMAN};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -58,6 +58,8 @@ pub enum ScoreError {
     Impossible(&'static str),
     #[error("{0} is not in a three-player set (2m-8m are removed)")]
     NotInSanma(Tile),
+    #[error(transparent)]
+    Overflow(#[from] payment::Overflow),
 }
 
 impl ScoreError {
@@ -75,20 +77,22 @@ impl ScoreError {
             ScoreError::TooManyRedFives { .. } => "too_many_red_fives",
             ScoreError::Impossible(_) => "impossible_conditions",
             ScoreError::NotInSanma(_) => "not_in_sanma",
+            ScoreError::Overflow(_) => "points_overflow",
         }
     }
 }
 
 /// Scores a winning hand. See the crate docs for an example.
 pub fn score(hand: &Hand, ctx: &WinContext, rules: &Rules) -> Result<Score, ScoreError> {
-    check(hand, ctx, rules)?;
+    let tally = check(hand, ctx, rules)?;
     if ctx.nagashi_mangan {
-        return Ok(nagashi(ctx, rules));
+        return nagashi(ctx, rules);
     }
-    let all = hand.all_counts();
-    let dora = count_dora(hand, ctx, rules);
+    let all = tally.all;
+    let dora = count_dora(&tally, ctx, rules);
     let closed = hand.is_closed();
     let win = hand.win().kind();
+    let facts = TileFacts::of(&all);
     let mut best: Option<Candidate> = None;
     let mut complete = false;
     for_each_reading(hand, ctx.is_tsumo(), |shape| {
@@ -100,6 +104,7 @@ pub fn score(hand: &Hand, ctx: &WinContext, rules: &Rules) -> Result<Score, Scor
             counts: &all,
             closed,
             win,
+            facts: &facts,
         };
         if let Some(candidate) = evaluate(&analysis, &dora) {
             if best.as_ref().is_none_or(|b| candidate.beats(b)) {
@@ -112,28 +117,27 @@ pub fn score(hand: &Hand, ctx: &WinContext, rules: &Rules) -> Result<Score, Scor
         (None, true) => return Err(ScoreError::NoYaku),
         (None, false) => return Err(ScoreError::NotComplete),
     };
-    Ok(best.into_score(ctx, rules))
+    best.into_score(ctx, rules)
 }
 
 /// Dora, red fives, ura dora and North tiles, in output order.
 type DoraCounts = [(Yaku, u32); 4];
 
-fn count_dora(hand: &Hand, ctx: &WinContext, rules: &Rules) -> DoraCounts {
-    let all = hand.all_counts();
+fn count_dora(tally: &Tally, ctx: &WinContext, rules: &Rules) -> DoraCounts {
     let three = rules.three_player();
     let hits = |indicators: &[Tile]| -> u32 {
         indicators
             .iter()
-            .map(|t| u32::from(all[t.kind().dora_after(three).index()]))
+            .map(|t| u32::from(tally.all[t.kind().dora_after(three).index()]))
             .sum()
     };
-    let red = if rules.red_fives.iter().any(|&n| n > 0) {
-        hand.all_tiles()
-            .filter(|t| t.is_red() && rules.red_fives[suit_index(t.kind().suit())] > 0)
-            .count() as u32
-    } else {
-        0
-    };
+    let red = tally
+        .red_in_hand
+        .iter()
+        .zip(rules.red_fives)
+        .filter(|(_, allowed)| *allowed > 0)
+        .map(|(n, _)| *n as u32)
+        .sum();
     let ura = if ctx.has_riichi() && rules.ura_dora {
         hits(&ctx.ura_indicators)
     } else {
@@ -176,7 +180,7 @@ impl Candidate {
         key(self) > key(other)
     }
 
-    fn into_score(self, ctx: &WinContext, rules: &Rules) -> Score {
+    fn into_score(self, ctx: &WinContext, rules: &Rules) -> Result<Score, ScoreError> {
         let mut yaku: Vec<YakuHan> = self.yaku[..self.len]
             .iter()
             .map(|&(name, han)| YakuHan {
@@ -192,8 +196,8 @@ impl Candidate {
                     .map(|&(name, han)| YakuHan { name, han }),
             );
         }
-        let points = payment::pay(self.base, &table(ctx), rules);
-        Score {
+        let points = payment::pay(self.base, &table(ctx), rules)?;
+        Ok(Score {
             han: self.han,
             fu: self.fu.total(),
             yaku,
@@ -202,7 +206,7 @@ impl Candidate {
             fu_breakdown: self.fu.items().to_vec(),
             points,
             wait: self.wait,
-        }
+        })
     }
 }
 
@@ -278,10 +282,10 @@ fn evaluate(a: &Analysis, dora: &DoraCounts) -> Option<Candidate> {
     })
 }
 
-fn nagashi(ctx: &WinContext, rules: &Rules) -> Score {
+fn nagashi(ctx: &WinContext, rules: &Rules) -> Result<Score, ScoreError> {
     let mut table = table(ctx);
     table.tsumo = true;
-    Score {
+    Ok(Score {
         han: 5,
         fu: 0,
         yaku: vec![YakuHan {
@@ -291,13 +295,21 @@ fn nagashi(ctx: &WinContext, rules: &Rules) -> Score {
         yakuman: 0,
         limit: Some(Limit::Mangan),
         fu_breakdown: Vec::new(),
-        points: payment::pay(2000, &table, rules),
+        points: payment::pay(2000, &table, rules)?,
         wait: None,
-    }
+    })
+}
+
+/// The hand's tiles counted once for the checks, the readings and the dora.
+struct Tally {
+    /// Copies of each kind in the hand, melds included (indicators excluded).
+    all: [u8; Kind::COUNT],
+    /// Red fives in the hand per suit (man, pin, sou).
+    red_in_hand: [usize; 3],
 }
 
 /// Rejects win conditions that cannot happen together, and tiles the rules' set lacks.
-fn check(hand: &Hand, ctx: &WinContext, rules: &Rules) -> Result<(), ScoreError> {
+fn check(hand: &Hand, ctx: &WinContext, rules: &Rules) -> Result<Tally, ScoreError> {
     let tsumo = ctx.method == WinMethod::Tsumo;
     let has_kan = hand.melds().iter().any(|m| m.kind().is_kan());
     let impossible = [
@@ -382,25 +394,42 @@ fn check(hand: &Hand, ctx: &WinContext, rules: &Rules) -> Result<(), ScoreError>
     if let Some((_, why)) = impossible.iter().find(|(bad, _)| *bad) {
         return Err(ScoreError::Impossible(why));
     }
-    let physical = || {
-        hand.all_tiles()
-            .chain(ctx.dora_indicators.iter().copied())
-            .chain(ctx.ura_indicators.iter().copied())
+    // One pass over every physical tile: copies, red fives per suit, and the first tile a
+    // three-player set lacks. The hand comes first so its own counts can be kept.
+    let mut copies = [0u8; Kind::COUNT];
+    let mut reds = [0usize; 3];
+    let mut not_in_sanma = None;
+    let three_player = rules.three_player();
+    let mut tally = |tile: Tile, copies: &mut [u8; Kind::COUNT], reds: &mut [usize; 3]| {
+        let kind = tile.kind();
+        copies[kind.index()] = copies[kind.index()].saturating_add(1);
+        if tile.is_red() {
+            reds[suit_index(kind.suit())] += 1;
+        }
+        if three_player && not_in_sanma.is_none() && kind.suit() == Suit::Man && !kind.is_terminal()
+        {
+            not_in_sanma = Some(tile);
+        }
     };
-    let with_indicators = counts(physical());
-    if let Some(index) = with_indicators.iter().position(|&c| c > 4) {
+    for tile in hand.all_tiles() {
+        tally(tile, &mut copies, &mut reds);
+    }
+    let all = copies;
+    let red_in_hand = reds;
+    for &tile in ctx.dora_indicators.iter().chain(&ctx.ura_indicators) {
+        tally(tile, &mut copies, &mut reds);
+    }
+    if let Some(index) = copies.iter().position(|&c| c > 4) {
         return Err(ScoreError::FifthCopy {
             kind: Kind::from_index(index).unwrap_or(Kind::EAST),
-            count: usize::from(with_indicators[index]),
+            count: usize::from(copies[index]),
         });
     }
-    for (suit, allowed) in [Suit::Man, Suit::Pin, Suit::Sou]
+    for ((suit, allowed), count) in [Suit::Man, Suit::Pin, Suit::Sou]
         .into_iter()
         .zip(rules.red_fives)
+        .zip(reds)
     {
-        let count = physical()
-            .filter(|t| t.is_red() && t.kind().suit() == suit)
-            .count();
         if allowed > 0 && count > usize::from(allowed) {
             return Err(ScoreError::TooManyRedFives {
                 suit,
@@ -409,12 +438,8 @@ fn check(hand: &Hand, ctx: &WinContext, rules: &Rules) -> Result<(), ScoreError>
             });
         }
     }
-    if rules.three_player() {
-        if let Some(tile) =
-            physical().find(|t| t.kind().suit() == Suit::Man && !t.kind().is_terminal())
-        {
-            return Err(ScoreError::NotInSanma(tile));
-        }
+    if let Some(tile) = not_in_sanma {
+        return Err(ScoreError::NotInSanma(tile));
     }
-    Ok(())
+    Ok(Tally { all, red_in_hand })
 }

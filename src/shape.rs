@@ -118,8 +118,31 @@ pub fn for_each_reading(hand: &Hand, tsumo: bool, mut visit: impl FnMut(&Shape))
         };
     }
     let melded = hand.melds().len();
+    // Sets take three tiles of one suit, so without the pair every suit's count is a multiple
+    // of three and every honor's count is 0 or 3. Testing that first skips pair choices that
+    // cannot split.
+    let mut suit_totals = [0u8; 4];
+    for (total, suit) in suit_totals.iter_mut().zip(counts.chunks(9)) {
+        *total = suit.iter().sum();
+    }
+    let odd_honors = counts[27..].iter().filter(|&&c| c % 3 != 0).count();
     for pair in 0..Kind::COUNT {
         if counts[pair] < 2 {
+            continue;
+        }
+        let suit = pair / 9;
+        let splits = suit_totals
+            .iter()
+            .enumerate()
+            .all(|(s, &n)| (n - if s == suit { 2 } else { 0 }) % 3 == 0);
+        let honors_ok = if pair >= 27 {
+            // The pair's own honor must be left at 0 or 3 (count 2 or 5 is impossible).
+            let others = odd_honors - usize::from(counts[pair] % 3 != 0);
+            others == 0 && (counts[pair] - 2) % 3 == 0
+        } else {
+            odd_honors == 0
+        };
+        if !splits || !honors_ok {
             continue;
         }
         counts[pair] -= 2;
@@ -156,12 +179,12 @@ fn chiitoitsu(counts: &[u8; Kind::COUNT]) -> Option<Shape> {
 }
 
 /// Splits the remaining concealed tiles into sets, filling `sets[filled..]`.
-fn split_sets(
+fn split_sets<F: FnMut(&[Set; 4])>(
     counts: &mut [u8; Kind::COUNT],
     from: usize,
     sets: &mut [Set; 4],
     filled: usize,
-    done: &mut dyn FnMut(&[Set; 4]),
+    done: &mut F,
 ) {
     let Some(i) = (from..Kind::COUNT).find(|&i| counts[i] > 0) else {
         if filled == 4 {

@@ -161,6 +161,66 @@ pub struct Analysis<'a> {
     /// No called melds.
     pub closed: bool,
     pub win: Kind,
+    /// What the tiles alone say, the same for every reading.
+    pub facts: &'a TileFacts,
+}
+
+/// Facts about a hand's tiles that do not depend on how they are read, computed once per
+/// hand rather than once per reading and yaku.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileFacts {
+    all_simple: bool,
+    all_terminal_or_honor: bool,
+    all_honor: bool,
+    all_green: bool,
+    all_terminal: bool,
+    has_honor: bool,
+    /// The single suit of a flush hand, and whether honors appear.
+    flush: Option<(Suit, bool)>,
+}
+
+/// Sets of kinds as 34-bit masks (bit `i` = the kind with index `i`).
+mod mask {
+    pub const MAN: u64 = 0x1ff;
+    pub const PIN: u64 = MAN << 9;
+    pub const SOU: u64 = MAN << 18;
+    pub const HONOR: u64 = 0x7f << 27;
+    /// 1 and 9 of each suit.
+    pub const TERMINAL: u64 = 0x101 | 0x101 << 9 | 0x101 << 18;
+    pub const SIMPLE: u64 = (MAN | PIN | SOU) & !TERMINAL;
+    /// 2s 3s 4s 6s 8s and the green dragon.
+    pub const GREEN: u64 = 0b1010_1110 << 18 | 1 << 32;
+}
+
+impl TileFacts {
+    /// The facts of a hand with these copies of each kind (melds included).
+    pub fn of(counts: &[u8; Kind::COUNT]) -> TileFacts {
+        let present = counts
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (i, &c)| m | (u64::from(c > 0) << i));
+        let only = |allowed: u64| present & !allowed == 0;
+        let has_honor = present & mask::HONOR != 0;
+        let suits = [
+            (Suit::Man, mask::MAN),
+            (Suit::Pin, mask::PIN),
+            (Suit::Sou, mask::SOU),
+        ];
+        let mut present_suits = suits.iter().filter(|(_, m)| present & m != 0);
+        let flush = match (present_suits.next(), present_suits.next()) {
+            (Some(&(suit, _)), None) => Some((suit, has_honor)),
+            _ => None,
+        };
+        TileFacts {
+            all_simple: only(mask::SIMPLE),
+            all_terminal_or_honor: only(mask::TERMINAL | mask::HONOR),
+            all_honor: only(mask::HONOR),
+            all_green: only(mask::GREEN),
+            all_terminal: only(mask::TERMINAL),
+            has_honor,
+            flush,
+        }
+    }
 }
 
 impl Analysis<'_> {
@@ -176,14 +236,6 @@ impl Analysis<'_> {
             Shape::Standard { pair, .. } => Some(*pair),
             _ => None,
         }
-    }
-
-    fn kinds_present(&self) -> impl Iterator<Item = Kind> + '_ {
-        Kind::all().filter(|k| self.counts[k.index()] > 0)
-    }
-
-    fn all_tiles(&self, test: impl Fn(Kind) -> bool) -> bool {
-        self.kinds_present().all(test)
     }
 
     /// Closed and open values of a yaku that loses a han when open.
@@ -220,16 +272,7 @@ impl Analysis<'_> {
 
     /// The single suit of a flush hand, and whether honors appear.
     fn flush(&self) -> Option<(Suit, bool)> {
-        let mut suit = None;
-        let mut honors = false;
-        for kind in self.kinds_present() {
-            match kind.suit() {
-                Suit::Honor => honors = true,
-                s if suit.is_none() || suit == Some(s) => suit = Some(s),
-                _ => return None,
-            }
-        }
-        suit.map(|s| (s, honors))
+        self.facts.flush
     }
 
     fn is_value_pair(&self, kind: Kind) -> bool {
@@ -245,7 +288,7 @@ impl Analysis<'_> {
         sets.iter().all(Set::has_terminal_or_honor)
             && pair.is_terminal_or_honor()
             && sets.iter().any(|s| s.kind == SetKind::Sequence)
-            && honors == self.kinds_present().any(Kind::is_honor)
+            && honors == self.facts.has_honor
     }
 
     fn concealed_triplets(&self) -> usize {
@@ -495,10 +538,7 @@ pub fn pinfu(a: &Analysis) -> Option<u8> {
 }
 
 pub fn tanyao(a: &Analysis) -> Option<u8> {
-    when(
-        (a.closed || a.rules.open_tanyao) && a.all_tiles(Kind::is_simple),
-        1,
-    )
+    when((a.closed || a.rules.open_tanyao) && a.facts.all_simple, 1)
 }
 
 pub fn iipeikou(a: &Analysis) -> Option<u8> {
@@ -597,7 +637,7 @@ pub fn sankantsu(a: &Analysis) -> Option<u8> {
 }
 
 pub fn honroutou(a: &Analysis) -> Option<u8> {
-    when(a.all_tiles(Kind::is_terminal_or_honor), 2)
+    when(a.facts.all_terminal_or_honor, 2)
 }
 
 pub fn shousangen(a: &Analysis) -> Option<u8> {
@@ -702,15 +742,15 @@ pub fn daisuushii(a: &Analysis) -> Option<u8> {
 }
 
 pub fn tsuuiisou(a: &Analysis) -> Option<u8> {
-    when(a.all_tiles(Kind::is_honor), 1)
+    when(a.facts.all_honor, 1)
 }
 
 pub fn ryuuiisou(a: &Analysis) -> Option<u8> {
-    when(a.all_tiles(Kind::is_green), 1)
+    when(a.facts.all_green, 1)
 }
 
 pub fn chinroutou(a: &Analysis) -> Option<u8> {
-    when(a.all_tiles(Kind::is_terminal), 1)
+    when(a.facts.all_terminal, 1)
 }
 
 /// The suit counts of a closed one-suit hand shaped 1112345678999 plus one tile.
@@ -765,4 +805,31 @@ pub fn renhou_yakuman(a: &Analysis) -> Option<u8> {
         a.ctx.first_turn == FirstTurn::Renhou && a.rules.renhou == Renhou::Yakuman,
         1,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_masks_match_the_kind_predicates() {
+        let bit = |k: Kind| 1u64 << k.index();
+        for kind in Kind::all() {
+            assert_eq!(mask::SIMPLE & bit(kind) != 0, kind.is_simple(), "{kind:?}");
+            assert_eq!(
+                mask::TERMINAL & bit(kind) != 0,
+                kind.is_terminal(),
+                "{kind:?}"
+            );
+            assert_eq!(mask::HONOR & bit(kind) != 0, kind.is_honor(), "{kind:?}");
+            assert_eq!(mask::GREEN & bit(kind) != 0, kind.is_green(), "{kind:?}");
+            let suit_mask = match kind.suit() {
+                Suit::Man => mask::MAN,
+                Suit::Pin => mask::PIN,
+                Suit::Sou => mask::SOU,
+                Suit::Honor => mask::HONOR,
+            };
+            assert!(suit_mask & bit(kind) != 0, "{kind:?}");
+        }
+    }
 }

@@ -263,3 +263,34 @@ fn tile_errors() {
         "not_in_sanma"
     );
 }
+
+#[test]
+fn payments_too_large_for_64_bits_are_an_error() {
+    // Found while fuzzing: both used to overflow inside the payment arithmetic.
+    assert_eq!(
+        error_kind(
+            r#"{"hand":"123m456p789s11155z","riichi":true,"honba":4294967295,"riichi_sticks":4294967295,"rules":{"honba_value":4294967295}}"#
+        ),
+        "points_overflow"
+    );
+    assert_eq!(
+        error_kind(
+            r#"{"hand":"11122233344455z","tsumo":true,"rules":{"aotenjou":true,"yakuman_stacking":true,"double_yakuman":true}}"#
+        ),
+        "points_overflow"
+    );
+    // Large but representable values are still paid exactly: 4,294,967,295 riichi sticks
+    // are 4,294,967,295,000 points on top of the 1,000-point hand.
+    let s = score(r#"{"hand":"123m456p789s11155z","riichi":true,"riichi_sticks":4294967295}"#);
+    assert_eq!(s.points.riichi_sticks, 4_294_967_295_000);
+    assert_eq!(
+        s.points.total,
+        s.points.ron.unwrap() + s.points.riichi_sticks
+    );
+    // Aotenjou stays exact up to where 64 bits run out: a 30-fu 35-han ron is
+    // 30 × 2^37 base points, × 4 for a non-dealer ron, rounded up to 100.
+    let s =
+        score(r#"{"hand":"11122233344455z","win":"5z","seat_wind":"S","rules":{"aotenjou":true}}"#);
+    let base = u64::from(s.fu) << (2 + s.han);
+    assert_eq!(s.points.ron, Some((base * 4).div_ceil(100) * 100));
+}

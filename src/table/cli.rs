@@ -740,7 +740,8 @@ fn han_fu_points(
         riichi_sticks: 0,
         wareme: None,
     };
-    Ok(HandPoints::from(&pay(base, &table, &rules)))
+    let points = pay(base, &table, &rules).map_err(|e| TableError::Input(e.to_string()))?;
+    Ok(HandPoints::from(&points))
 }
 
 fn signed(v: i64) -> String {
