@@ -66,6 +66,11 @@ if target == "jsonl":
         {"rules": {"renhou": "yakuman"}, "renhou": True, "seat_wind": "S"},
         {"nagashi_mangan": True, "rules": {"nagashi_mangan": True}},
         {"honba": 100, "riichi_sticks": 50, "rules": {"honba_value": 1500}},
+        # The two overflows found in the first runs (now the error points_overflow).
+        {"hand": "123m456p789s11155z", "riichi": True, "honba": 4294967295,
+         "riichi_sticks": 4294967295, "rules": {"honba_value": 4294967295}},
+        {"hand": "11122233344455z", "tsumo": True, "melds": [], "win": None,
+         "rules": {"aotenjou": True, "yakuman_stacking": True, "double_yakuman": True}},
         {"dora_indicators": ["1m", "2m"], "ura_indicators": ["E"]},
         {"hand": "123m456p11z [789s] (5555p)", "melds": [], "win": None},
     ):

@@ -48,6 +48,19 @@ impl Serialize for Limit {
     }
 }
 
+/// Points with thousands separators, as score sheets print them: `12,000`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Rounds a payment up to the next 100.
 pub fn round_up_100(points: u64) -> u64 {
     points.div_ceil(100).saturating_mul(100)
@@ -235,6 +248,15 @@ pub fn pay(base: u64, table: &Table, rules: &Rules) -> Result<Points, Overflow> 
 mod tests {
     use super::*;
     use crate::rules::Preset;
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(900), "900");
+        assert_eq!(thousands(12_000), "12,000");
+        assert_eq!(thousands(163_900), "163,900");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
 
     /// Every table in these tests fits in 64 bits.
     fn pay(base: u64, table: &Table, rules: &Rules) -> Points {

@@ -2,6 +2,7 @@
 //! SVG overlay of the tiles read, then the hand, the score or the error.
 
 use super::row::Row;
+use crate::payment::thousands;
 use crate::vision::picture::Rgb;
 use serde_json::Value;
 use std::io::Write;
@@ -91,18 +92,6 @@ pub fn escape(text: &str) -> String {
             '\'' => out.push_str("&#39;"),
             _ => out.push(c),
         }
-    }
-    out
-}
-
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
     }
     out
 }

@@ -3,6 +3,7 @@
 use anyhow::{bail, Context};
 use clap::Args;
 use riichi_lens::jsonl::{score_line, Request, Tiles};
+use riichi_lens::payment::thousands;
 use riichi_lens::score::Score;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -176,18 +177,6 @@ fn jsonl() -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn write_readable(out: &mut impl Write, request: &Request, score: &Score) -> std::io::Result<()> {
