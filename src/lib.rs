@@ -13,7 +13,9 @@
 //! assert_eq!((result.han, result.fu), (3, 20)); // menzen tsumo, pinfu, tanyao
 //! ```
 
+pub mod app;
 pub mod batch;
+pub mod capture;
 pub mod context;
 pub mod fu;
 pub mod hand;

@@ -1,4 +1,5 @@
-//! The `riichi-lens` command line: scoring, game tracking and (later) recognition.
+//! The `riichi-lens` command line: the desktop app (the default), scoring, recognition,
+//! batch runs, game tracking and the stream overlay.
 
 mod cli;
 

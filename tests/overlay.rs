@@ -558,18 +558,36 @@ fn cli(args: &[&str]) -> std::process::Output {
 }
 
 #[test]
-fn the_command_refuses_remote_binds_and_camera_sources() {
+fn the_command_refuses_remote_binds_and_missing_sources() {
     let out = cli(&["overlay", "--demo", "--bind", "0.0.0.0", "--port", "0"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--allow-remote"), "{err}");
-    let out = cli(&["overlay", "--source", "0", "--port", "0"]);
+    // A camera that is not there (no machine has 97 of them) is refused before serving.
+    let out = cli(&["overlay", "--source", "97", "--port", "0"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("`capture` module"), "{err}");
+    assert!(
+        err.contains("no camera found") || err.contains("camera 97 not found"),
+        "{err}"
+    );
     let out = cli(&["overlay", "--source", "match.mp4", "--port", "0"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("`capture` module"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("match.mp4: no such file"), "{err}");
+    // A file that is not a video is refused by ffprobe before serving.
+    let dir = std::env::temp_dir().join(format!("rl-overlay-src-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fake = dir.join("fake.mp4");
+    std::fs::write(&fake, b"not a video").unwrap();
+    let out = cli(&["overlay", "--source", fake.to_str().unwrap(), "--port", "0"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot read the video") || err.contains("ffmpeg"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
     let out = cli(&["overlay", "--port", "0"]);
     assert_eq!(out.status.code(), Some(2), "--source or --demo is required");
 }

@@ -1,5 +1,6 @@
 //! Argument parsing and dispatch for the `riichi-lens` binary.
 
+mod app;
 mod batch;
 mod overlay;
 mod photo;
@@ -8,16 +9,19 @@ mod score;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Reads a photo of a winning Riichi mahjong hand and scores it exactly.
+/// Reads a photo of a winning Riichi mahjong hand and scores it exactly. With no command,
+/// opens the desktop app.
 #[derive(Debug, Parser)]
 #[command(name = "riichi-lens", version, about)]
 pub struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Open the desktop app (the default): camera or photos in, confirmed hand and score out.
+    App(app::AppArgs),
     /// Score a hand given in notation, or JSON lines from stdin with --jsonl.
     Score(score::ScoreArgs),
     /// Detect and read every tile in a photo.
@@ -34,7 +38,8 @@ enum Command {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
+    match cli.command.unwrap_or(Command::App(app::AppArgs::default())) {
+        Command::App(args) => app::run(args),
         Command::Score(args) => score::run(args),
         Command::Recognize(args) => photo::recognize(args),
         Command::ScorePhoto(args) => photo::score_photo(args),

@@ -10,8 +10,8 @@ use std::time::Duration;
 #[derive(Debug, Args)]
 pub struct OverlayArgs {
     /// Where hands come from: a photo (re-read when it changes), a folder of photos (shown in
-    /// turn), a camera index or a video file (both need the capture module, not in this build
-    /// yet).
+    /// turn), a camera index (0, 1, …) or a video file (decoded by ffmpeg). Camera and video
+    /// hands are shown once they read the same in 3 frames in a row.
     #[arg(long, required_unless_present = "demo", conflicts_with = "demo")]
     source: Option<String>,
     /// Show a fixed example hand, score and table (no model needed).

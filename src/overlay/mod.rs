@@ -77,13 +77,17 @@ pub enum OverlayError {
 }
 
 /// Runs headless mode until Ctrl-C (or SIGTERM): serves the overlay and feeds it from the
-/// source. A camera or video source, or a non-loopback address without `allow_remote`, is an
-/// error before anything starts; missing models are not (the page's `source` says so).
+/// source. A missing camera, an unreadable video, or a non-loopback address without
+/// `allow_remote`, is an error before anything starts; missing models are not (the page's
+/// `source` says so).
 pub fn run(config: Config) -> Result<(), OverlayError> {
     let source = match (&config.source, config.demo) {
         (Some(text), _) => Some(Source::parse(text)?),
         (None, _) => None,
     };
+    if let Some(source) = &source {
+        source.check()?;
+    }
     let base = Request {
         rules: serde_json::Value::String(config.rules.clone()),
         ..Request::default()
@@ -111,12 +115,23 @@ pub fn run(config: Config) -> Result<(), OverlayError> {
             server.local_addr()
         );
         let stop = Arc::new(AtomicBool::new(false));
-        if let Some(Source::Images(path)) = source {
-            let (hub, stop) = (hub.clone(), stop.clone());
-            let interval = config.interval;
-            std::thread::Builder::new()
-                .name("overlay-recognizer".into())
-                .spawn(move || source::run_images(path, hub, base, interval, stop))?;
+        match source {
+            Some(Source::Images(path)) => {
+                let (hub, stop) = (hub.clone(), stop.clone());
+                let interval = config.interval;
+                std::thread::Builder::new()
+                    .name("overlay-recognizer".into())
+                    .spawn(move || source::run_images(path, hub, base, interval, stop))?;
+            }
+            Some(live @ (Source::Camera(_) | Source::Video(_))) => {
+                let (hub, stop) = (hub.clone(), stop.clone());
+                if let Some(spec) = live.spec() {
+                    std::thread::Builder::new()
+                        .name("overlay-live".into())
+                        .spawn(move || source::run_live(spec, hub, base, stop))?;
+                }
+            }
+            None => {}
         }
         if let Some(db) = db {
             let (hub, stop) = (hub.clone(), stop.clone());

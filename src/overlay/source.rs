@@ -5,6 +5,9 @@
 
 use super::hub::Hub;
 use super::state::{HandView, Problem, ScoreView, SourceStatus, State, Status, TableView};
+use crate::capture::is_image;
+use crate::capture::pipeline::{Capture, CaptureEvent, Stable, Worker, WorkerEvent};
+use crate::capture::{CaptureError, OpenOptions, SourceSpec};
 use crate::jsonl::Request;
 use crate::table::{Event, Game, HandPoints, Preset, Rules as TableRules, Seat, Store};
 use crate::vision::picture::Rgb;
@@ -21,61 +24,79 @@ use thiserror::Error;
 pub enum Source {
     /// One photo (re-read when it changes) or a folder of photos (shown in turn).
     Images(PathBuf),
-    /// A webcam by index: needs the capture module (not written yet).
+    /// A webcam by index, read through the capture module.
     Camera(u32),
-    /// A video file: needs the capture module (not written yet).
+    /// A video file, decoded by `ffmpeg` through the capture module.
     Video(PathBuf),
 }
 
 /// Why a source cannot be used.
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Debug, Error)]
 pub enum SourceError {
-    #[error("camera sources come with the `capture` module, which is not in this build yet; for now pass an image file or a folder of images (--source photos/), or --demo")]
-    CameraNotYet(u32),
-    #[error("video files ({0}) come with the `capture` module, which is not in this build yet; for now pass an image file or a folder of images, or --demo")]
-    VideoNotYet(String),
-    #[error("{0}: no such file or folder (--source takes an image, a folder of images, or a camera index)")]
+    #[error("{0}: no such file or folder (--source takes an image, a folder of images, a video or a camera index)")]
     NotFound(String),
-    #[error("{0}: not a JPEG or PNG image")]
+    #[error("{0}: not a JPEG or PNG image, nor a video")]
     NotAnImage(String),
-}
-
-const VIDEO_EXTENSIONS: &[&str] = &[
-    "mp4", "mkv", "webm", "mov", "avi", "m4v", "wmv", "flv", "ts", "mpg", "mpeg",
-];
-
-fn extension(path: &Path) -> String {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase()
-}
-
-fn is_image(path: &Path) -> bool {
-    matches!(extension(path).as_str(), "jpg" | "jpeg" | "png")
+    /// The camera or video cannot be opened (no such camera, no ffmpeg, not a video).
+    #[error(transparent)]
+    Capture(#[from] CaptureError),
 }
 
 impl Source {
     /// Reads `--source`: a camera index (digits), a video file, an image or a folder.
     pub fn parse(text: &str) -> Result<Source, SourceError> {
-        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-            let index = text.parse().unwrap_or(u32::MAX);
-            return Err(SourceError::CameraNotYet(index));
+        match SourceSpec::parse(text) {
+            Ok(SourceSpec::Camera { index, .. }) => Ok(Source::Camera(index)),
+            Ok(SourceSpec::Video(path)) => Ok(Source::Video(path)),
+            Ok(SourceSpec::Image(path) | SourceSpec::Folder(path)) => Ok(Source::Images(path)),
+            Err(CaptureError::NotFound(_)) => Err(SourceError::NotFound(text.to_string())),
+            Err(CaptureError::NotAnImage(_)) => Err(SourceError::NotAnImage(text.to_string())),
+            Err(e) => Err(e.into()),
         }
-        let path = PathBuf::from(text);
-        if VIDEO_EXTENSIONS.contains(&extension(&path).as_str()) {
-            return Err(SourceError::VideoNotYet(text.to_string()));
+    }
+
+    /// Checks, before anything is served, that a camera is present or a video readable, so
+    /// a wrong `--source` is an error at once rather than a message on the page.
+    pub fn check(&self) -> Result<(), SourceError> {
+        match self {
+            Source::Images(_) => Ok(()),
+            Source::Camera(index) => {
+                let cameras = crate::capture::camera::list()?;
+                if cameras.is_empty() {
+                    return Err(CaptureError::NoCamera(
+                        "the system lists no video capture device".into(),
+                    )
+                    .into());
+                }
+                if !cameras.iter().any(|c| c.index == *index) {
+                    return Err(CaptureError::CameraNotFound {
+                        index: *index,
+                        present: cameras
+                            .iter()
+                            .map(|c| format!("{} ({})", c.index, c.name))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    }
+                    .into());
+                }
+                Ok(())
+            }
+            Source::Video(path) => crate::capture::video::probe(path)
+                .map(|_| ())
+                .map_err(Into::into),
         }
-        if path.is_dir() {
-            return Ok(Source::Images(path));
+    }
+
+    /// The capture module's description of a camera or video source.
+    pub fn spec(&self) -> Option<SourceSpec> {
+        match self {
+            Source::Images(_) => None,
+            Source::Camera(index) => Some(SourceSpec::Camera {
+                index: *index,
+                resolution: Some(crate::capture::Resolution::new(1280, 720)),
+            }),
+            Source::Video(path) => Some(SourceSpec::Video(path.clone())),
         }
-        if !path.is_file() {
-            return Err(SourceError::NotFound(text.to_string()));
-        }
-        if !is_image(&path) {
-            return Err(SourceError::NotAnImage(text.to_string()));
-        }
-        Ok(Source::Images(path))
     }
 }
 
@@ -220,6 +241,107 @@ pub fn run_images(
     }
 }
 
+/// Readings in a row that must agree before a camera or video hand is shown, so a hand
+/// reaching over the tiles does not flash on stream.
+pub const LIVE_LOCK_FRAMES: usize = 3;
+
+/// Feeds the overlay from a camera or video until `stop` is set: frames go to a recognizer
+/// thread (stale frames are dropped, so a slow recognizer never lags behind), and a hand is
+/// shown once it has been read the same way [`LIVE_LOCK_FRAMES`] times in a row. A camera
+/// that fails or disappears is shown as an error on the page and opened again every 5 s;
+/// a video that ends is shown as ended. Runs on the calling thread.
+pub fn run_live(spec: SourceSpec, hub: Hub, base: Request, stop: Arc<AtomicBool>) {
+    let kind = match spec {
+        SourceSpec::Camera { .. } => "camera",
+        _ => "video",
+    };
+    let name = Some(spec.describe());
+    let status = move |status: Status, message: Option<String>| {
+        let name = name.clone();
+        move |s: &mut State| s.source = SourceStatus::new(kind, name, status, message)
+    };
+    hub.update(status(
+        Status::Starting,
+        Some("loading the tile recognizer".into()),
+    ));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let worker_tx = tx.clone();
+    let worker = Worker::start(crate::app::load_recognizer, move |e| {
+        let _ = worker_tx.send(Err(e));
+    });
+    let mut stable: Stable<PhotoReading> = Stable::new(LIVE_LOCK_FRAMES);
+    let mut capture: Option<Capture> = None;
+    let mut retry_at: Option<Instant> = Some(Instant::now());
+    let mut generation = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        if retry_at.is_some_and(|t| Instant::now() >= t) {
+            retry_at = None;
+            generation += 1;
+            let feeder = worker.feeder();
+            let tx = tx.clone();
+            let g = generation;
+            capture = Some(Capture::start(
+                spec.clone(),
+                OpenOptions::default(),
+                move |e| match e {
+                    CaptureEvent::Frame(frame) => feeder.submit(frame, g),
+                    other => {
+                        let _ = tx.send(Ok((g, other)));
+                    }
+                },
+            ));
+        }
+        let event = match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(e) => e,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        match event {
+            Ok((g, _)) if g != generation => {}
+            Ok((_, CaptureEvent::Opened)) => {
+                hub.update(status(Status::Running, None));
+            }
+            Ok((_, CaptureEvent::Ended)) => {
+                hub.update(status(Status::Running, Some("the video has ended".into())));
+            }
+            Ok((_, CaptureEvent::Failed(e) | CaptureEvent::Skipped(e))) => {
+                let retry = matches!(spec, SourceSpec::Camera { .. });
+                let message = if retry {
+                    format!("{e} (trying again every 5 s)")
+                } else {
+                    e.to_string()
+                };
+                hub.update(status(Status::Error, Some(message)));
+                if retry {
+                    capture = None;
+                    retry_at = Some(Instant::now() + Duration::from_secs(5));
+                }
+            }
+            Ok((_, CaptureEvent::Frame(_))) => {}
+            Err(WorkerEvent::Ready) => {}
+            Err(WorkerEvent::LoadFailed(e)) => {
+                // Without a recognizer there is nothing to show; say why and stop.
+                hub.update(status(Status::Error, Some(e.to_string())));
+                break;
+            }
+            Err(WorkerEvent::Recognized(r)) => {
+                let Ok(reading) = r.reading else { continue };
+                let key = reading
+                    .hand
+                    .as_ref()
+                    .filter(|h| h.complete)
+                    .map(|h| h.notation());
+                if let Some(locked) = stable.feed(key, reading) {
+                    let locked = locked.clone();
+                    hub.update(|s| show_reading(s, &locked, &base));
+                }
+            }
+        }
+    }
+    drop(capture);
+    drop(worker);
+}
+
 /// Follows a game in the table database (read-only use): re-read as soon as the database
 /// files change (checked every 100 ms) and at least every second. `game: None` follows the
 /// current game (the most recently used unfinished one), so a new game shows up by itself.
@@ -348,14 +470,10 @@ mod tests {
 
     #[test]
     fn sources() {
-        assert_eq!(Source::parse("0"), Err(SourceError::CameraNotYet(0)));
-        assert!(Source::parse("2")
-            .unwrap_err()
-            .to_string()
-            .contains("`capture` module"));
+        assert_eq!(Source::parse("0").unwrap(), Source::Camera(0));
         assert!(matches!(
             Source::parse("clip.MP4"),
-            Err(SourceError::VideoNotYet(_))
+            Err(SourceError::NotFound(_))
         ));
         assert!(matches!(
             Source::parse("/no/such/dir"),
@@ -365,7 +483,7 @@ mod tests {
             Source::parse("Cargo.toml"),
             Err(SourceError::NotAnImage(_))
         ));
-        assert_eq!(Source::parse("src"), Ok(Source::Images("src".into())));
+        assert_eq!(Source::parse("src").unwrap(), Source::Images("src".into()));
     }
 
     #[test]

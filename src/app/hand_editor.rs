@@ -1,0 +1,518 @@
+//! The confirmed hand and its editor: tile images from the bundled art, uncertain tiles
+//! framed in orange, a palette to correct any tile, melds and dora/ura indicators editable,
+//! and the whole hand as editable notation (the way in when no model is available).
+
+use super::i18n::Lang;
+use super::tiles::{palette_tiles, tile_button, TileLook, TileTextures};
+use crate::hand::Meld;
+use crate::notation::{format_meld, format_tiles, parse_hand, parse_meld, NotationError};
+use crate::tile::Tile;
+use crate::vision::PhotoReading;
+use eframe::egui;
+
+/// A hand being confirmed: concealed tiles with the winning tile last, melds, indicators.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EditableHand {
+    pub concealed: Vec<Tile>,
+    /// Parallel to `concealed`: the recognizer was unsure (or changed the tile).
+    pub uncertain: Vec<bool>,
+    pub melds: Vec<Meld>,
+    /// Parallel to `melds`.
+    pub meld_uncertain: Vec<bool>,
+    pub dora: Vec<Tile>,
+    pub ura: Vec<Tile>,
+}
+
+impl EditableHand {
+    /// The hand read from a photo, with the recognizer's doubts mapped onto the tiles.
+    pub fn from_reading(reading: &PhotoReading) -> Option<EditableHand> {
+        let read = reading.hand.as_ref()?;
+        let ids: Vec<usize> = reading
+            .layout
+            .concealed
+            .iter()
+            .copied()
+            .chain(reading.layout.win)
+            .collect();
+        let doubt = |i: &usize| read.uncertain.contains(i);
+        let mut uncertain: Vec<bool> = ids.iter().map(doubt).collect();
+        uncertain.resize(read.concealed.len(), false);
+        let mut meld_uncertain: Vec<bool> = reading
+            .layout
+            .melds
+            .iter()
+            .map(|m| m.tiles.iter().any(doubt))
+            .collect();
+        meld_uncertain.resize(read.melds.len(), false);
+        Some(EditableHand {
+            concealed: read.concealed.clone(),
+            uncertain,
+            melds: read.melds.clone(),
+            meld_uncertain,
+            dora: read.dora_indicators.clone(),
+            ura: Vec::new(),
+        })
+    }
+
+    /// Reads a hand in notation (`123m456p11z [789s]`), the winning tile last.
+    pub fn parse(text: &str) -> Result<EditableHand, NotationError> {
+        let parsed = parse_hand(text)?;
+        Ok(EditableHand {
+            uncertain: vec![false; parsed.tiles.len()],
+            meld_uncertain: vec![false; parsed.melds.len()],
+            concealed: parsed.tiles,
+            melds: parsed.melds,
+            dora: Vec::new(),
+            ura: Vec::new(),
+        })
+    }
+
+    /// Concealed tiles and melds in notation.
+    pub fn notation(&self) -> String {
+        let mut out = format_tiles(&self.concealed);
+        for meld in &self.melds {
+            out.push(' ');
+            out.push_str(&format_meld(meld));
+        }
+        out
+    }
+
+    /// The winning tile (the last concealed tile).
+    pub fn win(&self) -> Option<Tile> {
+        self.concealed.last().copied()
+    }
+
+    /// Whether any tile is still flagged as uncertain.
+    pub fn has_doubts(&self) -> bool {
+        self.uncertain
+            .iter()
+            .chain(&self.meld_uncertain)
+            .any(|&u| u)
+    }
+
+    fn sync_flags(&mut self) {
+        self.uncertain.resize(self.concealed.len(), false);
+        self.meld_uncertain.resize(self.melds.len(), false);
+    }
+}
+
+/// Which tile the palette is open for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaletteTarget {
+    Concealed(usize),
+    Dora(usize),
+    Ura(usize),
+    AddConcealed,
+    AddDora,
+    AddUra,
+}
+
+/// The editor's state.
+#[derive(Debug, Default)]
+pub struct HandEditor {
+    pub hand: Option<EditableHand>,
+    pub palette: Option<PaletteTarget>,
+    /// The notation field's text while the user edits it.
+    notation: String,
+    notation_error: Option<String>,
+    new_meld: String,
+    meld_error: Option<String>,
+    /// Set by any edit; cleared when the editor is loaded from a reading.
+    pub edited: bool,
+}
+
+const TILE_H: f32 = 52.0;
+
+impl HandEditor {
+    /// Replaces the hand (a new capture or lock-in).
+    pub fn load(&mut self, hand: Option<EditableHand>) {
+        self.notation = hand
+            .as_ref()
+            .map(EditableHand::notation)
+            .unwrap_or_default();
+        self.hand = hand;
+        self.palette = None;
+        self.notation_error = None;
+        self.meld_error = None;
+        self.edited = false;
+    }
+
+    /// Applies a palette choice (`None`: remove the tile).
+    pub fn apply(&mut self, target: PaletteTarget, tile: Option<Tile>) {
+        let hand = self.hand.get_or_insert_with(EditableHand::default);
+        let set = |list: &mut Vec<Tile>, flags: Option<&mut Vec<bool>>, i: usize| {
+            if i >= list.len() {
+                return;
+            }
+            match tile {
+                Some(t) => {
+                    list[i] = t;
+                    if let Some(f) = flags {
+                        if let Some(flag) = f.get_mut(i) {
+                            *flag = false;
+                        }
+                    }
+                }
+                None => {
+                    list.remove(i);
+                    if let Some(f) = flags {
+                        if i < f.len() {
+                            f.remove(i);
+                        }
+                    }
+                }
+            }
+        };
+        match target {
+            PaletteTarget::Concealed(i) => set(&mut hand.concealed, Some(&mut hand.uncertain), i),
+            PaletteTarget::Dora(i) => set(&mut hand.dora, None, i),
+            PaletteTarget::Ura(i) => set(&mut hand.ura, None, i),
+            PaletteTarget::AddConcealed => {
+                // A tile added goes before the winning tile, which stays last.
+                if let Some(t) = tile {
+                    let at = hand.concealed.len().saturating_sub(1);
+                    hand.concealed.insert(at, t);
+                    hand.uncertain.insert(at.min(hand.uncertain.len()), false);
+                }
+            }
+            PaletteTarget::AddDora => hand.dora.extend(tile),
+            PaletteTarget::AddUra => hand.ura.extend(tile),
+        }
+        hand.sync_flags();
+        self.notation = hand.notation();
+        self.edited = true;
+    }
+
+    /// Moves concealed tile `i` to the end: it becomes the winning tile.
+    pub fn make_winning(&mut self, i: usize) {
+        if let Some(hand) = &mut self.hand {
+            if i < hand.concealed.len() {
+                let t = hand.concealed.remove(i);
+                hand.concealed.push(t);
+                let f = hand.uncertain.remove(i);
+                hand.uncertain.push(f);
+                self.notation = hand.notation();
+                self.edited = true;
+            }
+        }
+    }
+
+    /// Draws the editor. Returns whether the hand changed.
+    pub fn show(&mut self, ui: &mut egui::Ui, lang: Lang, textures: &mut TileTextures) -> bool {
+        let before = self.hand.clone();
+        ui.heading(lang.tr("Hand"));
+        match &self.hand {
+            None => {
+                ui.label(lang.tr("No hand yet: capture a frame, or type the hand in notation"));
+            }
+            Some(_) => self.tiles_row(ui, lang, textures),
+        }
+        self.notation_field(ui);
+        self.melds(ui, lang, textures);
+        self.indicators(ui, lang, textures, false);
+        self.indicators(ui, lang, textures, true);
+        self.palette_window(ui, lang, textures);
+        before != self.hand
+    }
+
+    fn tiles_row(&mut self, ui: &mut egui::Ui, lang: Lang, textures: &mut TileTextures) {
+        let Some(hand) = &self.hand else { return };
+        let n = hand.concealed.len();
+        let mut clicked = None;
+        let mut make_winning = None;
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 2.0;
+            for (i, tile) in hand.concealed.iter().enumerate() {
+                if i + 1 == n && n > 1 {
+                    // The winning tile stands apart, as on the table.
+                    ui.add_space(10.0);
+                }
+                let uncertain = hand.uncertain.get(i).copied().unwrap_or(false);
+                let label = format!(
+                    "Hand tile {}: {tile}{}",
+                    i + 1,
+                    if uncertain { " (check)" } else { "" }
+                );
+                let look = TileLook {
+                    uncertain,
+                    selected: self.palette == Some(PaletteTarget::Concealed(i)),
+                    height: TILE_H,
+                };
+                let response = tile_button(ui, textures, &tile.to_string(), &label, look);
+                let response = if i + 1 == n {
+                    response.on_hover_text(lang.tr("Winning tile"))
+                } else if uncertain {
+                    response.on_hover_text(lang.tr("uncertain: check"))
+                } else {
+                    response
+                };
+                if response.clicked() {
+                    clicked = Some(i);
+                }
+                response.context_menu(|ui| {
+                    if ui.button(lang.tr("Make it the winning tile")).clicked() {
+                        make_winning = Some(i);
+                        ui.close();
+                    }
+                });
+            }
+            if ui.button("+").on_hover_text(lang.tr("Add tile")).clicked() {
+                self.palette = Some(PaletteTarget::AddConcealed);
+            }
+        });
+        if let Some(i) = clicked {
+            self.palette = Some(PaletteTarget::Concealed(i));
+        }
+        if let Some(i) = make_winning {
+            self.make_winning(i);
+        }
+    }
+
+    fn notation_field(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let edit = ui.add(
+                egui::TextEdit::singleline(&mut self.notation)
+                    .desired_width(f32::INFINITY)
+                    .font(egui::TextStyle::Monospace)
+                    .hint_text("123m456p789s11122z [789s]"),
+            );
+            let edit = edit.labelled_by(ui.label("").id);
+            let commit = edit.lost_focus() && !self.notation.trim().is_empty();
+            if commit {
+                let current = self.hand.as_ref().map(EditableHand::notation);
+                if current.as_deref() != Some(self.notation.trim()) {
+                    match EditableHand::parse(&self.notation) {
+                        Ok(mut parsed) => {
+                            if let Some(old) = &self.hand {
+                                parsed.dora = old.dora.clone();
+                                parsed.ura = old.ura.clone();
+                            }
+                            self.hand = Some(parsed);
+                            self.notation_error = None;
+                            self.edited = true;
+                        }
+                        Err(e) => self.notation_error = Some(e.to_string()),
+                    }
+                }
+            } else if !edit.has_focus() {
+                if let Some(h) = &self.hand {
+                    self.notation = h.notation();
+                }
+            }
+        });
+        if let Some(e) = &self.notation_error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+    }
+
+    fn melds(&mut self, ui: &mut egui::Ui, lang: Lang, textures: &mut TileTextures) {
+        let Some(hand) = &mut self.hand else { return };
+        ui.label(egui::RichText::new(lang.tr("Melds")).strong());
+        let mut remove = None;
+        for (m, meld) in hand.melds.iter().enumerate() {
+            let uncertain = hand.meld_uncertain.get(m).copied().unwrap_or(false);
+            ui.horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 2.0;
+                for (k, tile) in meld.tiles().iter().enumerate() {
+                    let called = meld.called_index() == Some(k);
+                    let label = format!(
+                        "Meld {} tile {}: {tile}{}",
+                        m + 1,
+                        k + 1,
+                        if called { " (called)" } else { "" }
+                    );
+                    let look = TileLook {
+                        uncertain,
+                        selected: called,
+                        height: TILE_H * 0.8,
+                    };
+                    tile_button(ui, textures, &tile.to_string(), &label, look);
+                }
+                ui.monospace(format_meld(meld));
+                if ui.button(lang.tr("Remove")).clicked() {
+                    remove = Some(m);
+                }
+            });
+        }
+        if let Some(m) = remove {
+            hand.melds.remove(m);
+            hand.sync_flags();
+            self.edited = true;
+        }
+        ui.horizontal(|ui| {
+            let field = ui.add(
+                egui::TextEdit::singleline(&mut self.new_meld)
+                    .desired_width(120.0)
+                    .hint_text("[123m] (5555p)"),
+            );
+            let label = ui.label(lang.tr("Add meld"));
+            let field = field.labelled_by(label.id);
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (ui.button("+").clicked() || enter) && !self.new_meld.trim().is_empty() {
+                match parse_meld(self.new_meld.trim()) {
+                    Ok(meld) => {
+                        hand.melds.push(meld);
+                        hand.sync_flags();
+                        self.new_meld.clear();
+                        self.meld_error = None;
+                        self.edited = true;
+                    }
+                    Err(e) => self.meld_error = Some(e.to_string()),
+                }
+            }
+        });
+        if let Some(e) = &self.meld_error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+    }
+
+    fn indicators(
+        &mut self,
+        ui: &mut egui::Ui,
+        lang: Lang,
+        textures: &mut TileTextures,
+        ura: bool,
+    ) {
+        let Some(hand) = &self.hand else { return };
+        let (title, tiles, add) = if ura {
+            (
+                lang.tr("Ura dora indicators"),
+                &hand.ura,
+                PaletteTarget::AddUra,
+            )
+        } else {
+            (
+                lang.tr("Dora indicators"),
+                &hand.dora,
+                PaletteTarget::AddDora,
+            )
+        };
+        let mut open = None;
+        ui.label(egui::RichText::new(title).strong());
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 2.0;
+            for (i, tile) in tiles.iter().enumerate() {
+                let label = format!(
+                    "{} {}: {tile}",
+                    if ura {
+                        "Ura indicator"
+                    } else {
+                        "Dora indicator"
+                    },
+                    i + 1
+                );
+                let target = if ura {
+                    PaletteTarget::Ura(i)
+                } else {
+                    PaletteTarget::Dora(i)
+                };
+                let look = TileLook {
+                    selected: self.palette == Some(target),
+                    height: TILE_H * 0.8,
+                    ..TileLook::default()
+                };
+                if tile_button(ui, textures, &tile.to_string(), &label, look).clicked() {
+                    open = Some(target);
+                }
+            }
+            let add_label = if ura {
+                "Add ura indicator"
+            } else {
+                "Add dora indicator"
+            };
+            let response = ui.button("+").on_hover_text(lang.tr("Add tile"));
+            response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, add_label));
+            if response.clicked() {
+                open = Some(add);
+            }
+        });
+        if open.is_some() {
+            self.palette = open;
+        }
+    }
+
+    fn palette_window(&mut self, ui: &mut egui::Ui, lang: Lang, textures: &mut TileTextures) {
+        let Some(target) = self.palette else { return };
+        let mut chosen: Option<Option<Tile>> = None;
+        let mut close = false;
+        egui::Window::new(lang.tr("Choose a tile"))
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .show(ui.ctx(), |ui| {
+                let tiles = palette_tiles();
+                // Rows: man, pin, sou (with the red five at the end), honors.
+                let rows: [Vec<Tile>; 4] = [
+                    tiles[0..9].iter().copied().chain([tiles[34]]).collect(),
+                    tiles[9..18].iter().copied().chain([tiles[35]]).collect(),
+                    tiles[18..27].iter().copied().chain([tiles[36]]).collect(),
+                    tiles[27..34].to_vec(),
+                ];
+                for row in rows {
+                    ui.horizontal(|ui| {
+                        ui.spacing_mut().item_spacing.x = 2.0;
+                        for tile in row {
+                            let label = format!("Palette {tile}");
+                            let look = TileLook {
+                                height: 44.0,
+                                ..TileLook::default()
+                            };
+                            if tile_button(ui, textures, &tile.to_string(), &label, look).clicked()
+                            {
+                                chosen = Some(Some(tile));
+                            }
+                        }
+                    });
+                }
+                ui.horizontal(|ui| {
+                    let replacing = matches!(
+                        target,
+                        PaletteTarget::Concealed(_)
+                            | PaletteTarget::Dora(_)
+                            | PaletteTarget::Ura(_)
+                    );
+                    if replacing && ui.button(lang.tr("Remove tile")).clicked() {
+                        chosen = Some(None);
+                    }
+                    if ui.button(lang.tr("Cancel")).clicked() {
+                        close = true;
+                    }
+                });
+            });
+        if let Some(tile) = chosen {
+            self.apply(target, tile);
+            close = true;
+        }
+        if close || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            self.palette = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_tile;
+
+    #[test]
+    fn palette_edits_keep_the_winning_tile_last() {
+        let mut ed = HandEditor::default();
+        ed.load(Some(EditableHand::parse("123m456p789s1122z").unwrap()));
+        ed.apply(PaletteTarget::Concealed(0), Some(parse_tile("4m").unwrap()));
+        assert_eq!(ed.hand.as_ref().unwrap().notation(), "423m456p789s1122z");
+        ed.apply(PaletteTarget::Concealed(0), None);
+        ed.apply(PaletteTarget::AddConcealed, Some(parse_tile("1m").unwrap()));
+        let hand = ed.hand.as_ref().unwrap();
+        assert_eq!(hand.notation(), "23m456p789s112z1m2z");
+        assert_eq!(hand.win(), Some(parse_tile("2z").unwrap()));
+        ed.make_winning(0);
+        assert_eq!(ed.hand.as_ref().unwrap().notation(), "3m456p789s112z1m2z2m");
+        ed.apply(PaletteTarget::AddDora, Some(parse_tile("3p").unwrap()));
+        ed.apply(PaletteTarget::Dora(0), Some(parse_tile("4p").unwrap()));
+        assert_eq!(
+            ed.hand.as_ref().unwrap().dora,
+            vec![parse_tile("4p").unwrap()]
+        );
+        assert!(ed.edited);
+    }
+}
