@@ -9,10 +9,12 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
 # System packages: Chromium and its driver for the overlay's browser tests, CJK
-# fonts for its Japanese labels, libclang for nokhwa's V4L bindings, Xvfb for
-# the desktop app's smoke test. Installed only where missing; needs root.
+# fonts for its and the app's Japanese labels, libclang for nokhwa's V4L bindings
+# (build time), ffmpeg for video sources and the tests that make a video, Xvfb and
+# Mesa's software OpenGL/EGL for the desktop app's smoke test. Installed only where
+# missing; needs root.
 need=""
-for pkg in chromium chromium-driver fonts-noto-cjk libclang-dev xvfb python3-venv; do
+for pkg in chromium chromium-driver fonts-noto-cjk libclang-dev xvfb ffmpeg libgl1-mesa-dri libegl1 python3-venv; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need="$need $pkg"
 done
 if [ -n "$need" ]; then
