@@ -49,7 +49,7 @@ fn a_folder_gives_its_images_in_name_order_then_ends() {
     let names: Vec<_> = frames.iter().map(|f| f.name.clone().unwrap()).collect();
     assert_eq!(
         names,
-        ["01-pinfu.jpg", "02-closed-kan.jpg", "03-suuankou-steep.jpg"]
+        ["01-pinfu.jpg", "02-closed-kan.jpg", "03-tilted.jpg"]
     );
     assert!(frames
         .iter()

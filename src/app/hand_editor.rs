@@ -207,7 +207,7 @@ impl HandEditor {
             }
             Some(_) => self.tiles_row(ui, lang, textures),
         }
-        self.notation_field(ui);
+        self.notation_field(ui, lang);
         self.melds(ui, lang, textures);
         self.indicators(ui, lang, textures, false);
         self.indicators(ui, lang, textures, true);
@@ -268,15 +268,17 @@ impl HandEditor {
         }
     }
 
-    fn notation_field(&mut self, ui: &mut egui::Ui) {
+    fn notation_field(&mut self, ui: &mut egui::Ui, lang: Lang) {
         ui.horizontal(|ui| {
+            let label = ui.label(lang.tr("Notation"));
             let edit = ui.add(
                 egui::TextEdit::singleline(&mut self.notation)
                     .desired_width(f32::INFINITY)
                     .font(egui::TextStyle::Monospace)
                     .hint_text("123m456p789s11122z [789s]"),
             );
-            let edit = edit.labelled_by(ui.label("").id);
+            // Named for screen readers and UI tests.
+            let edit = edit.labelled_by(label.id);
             let commit = edit.lost_focus() && !self.notation.trim().is_empty();
             if commit {
                 let current = self.hand.as_ref().map(EditableHand::notation);

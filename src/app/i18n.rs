@@ -41,6 +41,7 @@ impl Lang {
             "Resume live" => "ライブに戻る",
             "Hand" => "手牌",
             "Melds" => "副露",
+            "Notation" => "記法",
             "Add meld" => "副露を追加",
             "Remove" => "削除",
             "Dora indicators" => "ドラ表示牌",

@@ -36,7 +36,7 @@ use crate::capture::pipeline::Recognized;
 use crate::capture::SourceSpec;
 use crate::vision::{Recognizer, VisionError};
 use conditions::Conditions;
-use eframe::egui;
+pub use eframe::egui;
 use hand_editor::{EditableHand, HandEditor};
 use i18n::Lang;
 use live::{Live, RecognizerState, SourceState};
@@ -210,16 +210,9 @@ impl RiichiApp {
 
     fn first_frame(&mut self, ctx: &egui::Context) {
         if self.cjk_font.is_none() {
-            // Only the real window loads the (large) system CJK font; headless tests
-            // keep egui's own fonts unless they ask for Japanese.
-            self.cjk_font = Some(
-                if self.settings.lang == Lang::Ja || ctx.os() != egui::os::OperatingSystem::Unknown
-                {
-                    i18n::install_cjk_font(ctx)
-                } else {
-                    None
-                },
-            );
+            // Loaded at start so switching to Japanese needs no restart; egui only rasterizes
+            // the glyphs it shows, so the large font costs little until then.
+            self.cjk_font = Some(i18n::install_cjk_font(ctx));
         }
         if let Some(spec) = self.pending_source.take() {
             self.live.open(spec);
@@ -428,10 +421,7 @@ impl RiichiApp {
             ui.selectable_value(&mut l, Lang::Ja, "日本語");
             if l != self.settings.lang {
                 if l == Lang::Ja && self.cjk_font == Some(None) {
-                    self.cjk_font = Some(i18n::install_cjk_font(ui.ctx()));
-                    if self.cjk_font == Some(None) {
-                        self.notice = Some("no CJK font found (install fonts-noto-cjk or set RIICHI_LENS_CJK_FONT); Japanese labels will show as boxes".into());
-                    }
+                    self.notice = Some("no CJK font found (install fonts-noto-cjk or set RIICHI_LENS_CJK_FONT); Japanese labels will show as boxes".into());
                 }
                 self.settings.lang = l;
             }

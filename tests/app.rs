@@ -1,0 +1,213 @@
+//! The desktop app's UI driven through egui_kittest (no window, no GPU): the real
+//! `RiichiApp::ui` with the real recognizer on a bundled sample photo.
+
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use riichi_lens::app::egui;
+use riichi_lens::app::i18n::Lang;
+use riichi_lens::app::live::RecognizerState;
+use riichi_lens::app::{AppOptions, RiichiApp};
+use riichi_lens::capture::SourceSpec;
+use riichi_lens::vision::Recognizer;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/photos");
+
+fn config_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rl-app-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn options(source: SourceSpec, config: &Path) -> AppOptions {
+    AppOptions {
+        source: Some(source),
+        settings_path: Some(config.join("app.json")),
+        no_camera_probe: true,
+        ..AppOptions::default()
+    }
+}
+
+fn harness(app: RiichiApp) -> Harness<'static, RiichiApp> {
+    let builder = Harness::builder().with_size([1400.0, 900.0]);
+    // Without a CJK font (scripts/setup.sh installs one) the "日本語" label has no glyphs.
+    let has_cjk = riichi_lens::app::i18n::cjk_font_candidates()
+        .iter()
+        .any(|p| p.is_file());
+    let builder = if has_cjk {
+        builder
+    } else {
+        builder.allow_missing_glyphs()
+    };
+    builder.build_ui_state(|ui, app: &mut RiichiApp| app.ui(ui), app)
+}
+
+/// Steps the UI until `done` (the recognizer runs on its own thread, in real time).
+fn step_until(h: &mut Harness<'_, RiichiApp>, what: &str, done: impl Fn(&RiichiApp) -> bool) {
+    let start = Instant::now();
+    while !done(h.state()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    h.run_steps(3);
+}
+
+#[test]
+fn capture_correct_a_tile_toggle_tsumo_and_read_the_score() {
+    let config = config_dir("flow");
+    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let mut h = harness(RiichiApp::new(options(SourceSpec::Image(photo), &config)));
+    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    assert_eq!(h.state().recognizer_state(), &RecognizerState::Ready);
+
+    h.get_by_label("Capture (Space)").click();
+    h.run_steps(3);
+    assert!(h.state().frozen.is_some());
+    // The hand read from the photo, as tile images, the winning 5p last.
+    let hand = h.state().editor.hand.clone().expect("a hand");
+    assert_eq!(hand.notation(), "56778889m345675p");
+    h.get_by_label("Hand tile 14: 5p");
+    h.get_by_label("Dora indicator 1: 6p");
+    // Ron, dealer, pinfu + dora: 2 han 30 fu.
+    h.get_by_label("2,900 points");
+    h.get_by_label("2 han 30 fu");
+    h.get_by_label("Ron 2,900");
+
+    // Correct the 9m to a 6m through the palette: now tanyao too.
+    h.get_by_label("Hand tile 8: 9m").click();
+    h.run_steps(3);
+    h.get_by_label("Palette 6m").click();
+    h.run_steps(3);
+    assert!(
+        h.query_by_label("Palette 6m").is_none(),
+        "the palette closes"
+    );
+    h.get_by_label("Hand tile 8: 6m");
+    h.get_by_label("5,800 points");
+
+    // Tsumo: pinfu tsumo, menzen tsumo, tanyao, dora, 4 han 20 fu, 2,600 from each.
+    h.get_by_label("Tsumo").click();
+    h.run_steps(3);
+    h.get_by_label("7,800 points");
+    h.get_by_label("Tsumo 2,600 all");
+    h.get_by_label("4 han 20 fu");
+    h.get_by_label("Menzen tsumo");
+    h.get_by_label("Tanyao");
+    let request = h.state().request().unwrap();
+    assert_eq!(request.hand, "56778886m345675p");
+    assert!(request.tsumo);
+    let _ = std::fs::remove_dir_all(config);
+}
+
+#[test]
+fn space_freezes_and_the_editor_takes_notation() {
+    let config = config_dir("space");
+    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let mut h = harness(RiichiApp::new(options(SourceSpec::Image(photo), &config)));
+    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    h.key_press(egui::Key::Space);
+    h.run_steps(3);
+    assert!(h.state().frozen.is_some(), "space captures");
+    h.get_by_label("Resume live").click();
+    h.run_steps(3);
+    assert!(h.state().frozen.is_none());
+    // Seat South and one honba: non-dealer ron 2,000 + 300.
+    h.get_by_label("Seat S").click();
+    h.run_steps(2);
+    h.state_mut().conditions.honba = 1;
+    h.run_steps(2);
+    h.get_by_label("2,300 points");
+    let _ = std::fs::remove_dir_all(config);
+}
+
+#[test]
+fn japanese_labels_and_settings_are_kept() {
+    let config = config_dir("ja");
+    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let mut h = harness(RiichiApp::new(options(
+        SourceSpec::Image(photo.clone()),
+        &config,
+    )));
+    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    h.get_by_label("日本語").click();
+    h.run_steps(3);
+    h.get_by_label("キャプチャ (Space)").click();
+    h.run_steps(3);
+    h.get_by_label("2,900点");
+    h.get_by_label("ツモ").click();
+    h.run_steps(3);
+    h.get_by_label("3,900点");
+    h.get_by_label("門前清自摸和");
+    drop(h);
+    // The language was saved and a new app starts in Japanese.
+    let saved = std::fs::read_to_string(config.join("app.json")).unwrap();
+    assert!(saved.contains(r#""lang": "ja""#), "{saved}");
+    let app = RiichiApp::new(options(SourceSpec::Image(photo), &config));
+    assert_eq!(app.settings.lang, Lang::Ja);
+    let _ = std::fs::remove_dir_all(config);
+}
+
+#[test]
+fn a_missing_model_is_a_message_and_the_hand_can_be_typed() {
+    let config = config_dir("nomodel");
+    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let app = RiichiApp::with_recognizer(options(SourceSpec::Image(photo), &config), || {
+        Recognizer::load(Path::new("/nonexistent/models"), 1)
+    });
+    let mut h = harness(app);
+    step_until(&mut h, "the load failure", |a| {
+        matches!(a.recognizer_state(), RecognizerState::Failed(_))
+    });
+    h.get_by_label_contains("tile_detector.onnx not found");
+    // The frame is still shown, and a hand can be typed in notation and scored.
+    assert!(h.state().editor.hand.is_none());
+    h.get_by_label("Notation").click();
+    h.run_steps(1);
+    h.get_by_label("Notation").type_text("123m456p789s33344z");
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    assert_eq!(
+        h.state().editor.hand.as_ref().map(|x| x.notation()),
+        Some("123m456p789s33344z".to_string())
+    );
+    // No yaku by ron without riichi: a message, not a crash.
+    h.get_by_label_contains("no yaku");
+    h.get_by_label("Riichi").click();
+    h.run_steps(3);
+    h.get_by_label("2,000 points");
+    let _ = std::fs::remove_dir_all(config);
+}
+
+#[test]
+fn a_folder_is_stepped_through() {
+    let config = config_dir("folder");
+    let mut h = harness(RiichiApp::new(options(
+        SourceSpec::Folder(SAMPLES.into()),
+        &config,
+    )));
+    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    h.get_by_label("1/3");
+    h.get_by_label(">").click();
+    h.run_steps(2);
+    h.get_by_label("2/3");
+    step_until(&mut h, "the second image's hand", |a| {
+        a.editor
+            .hand
+            .as_ref()
+            .is_some_and(|hand| hand.melds.len() == 1)
+    });
+    // 02-closed-kan.jpg: dora and red fives only, so no yaku by a plain ron; riichi makes it
+    // a haneman (riichi, 4 dora, 2 red fives).
+    h.get_by_label_contains("no yaku");
+    h.get_by_label("Riichi").click();
+    h.run_steps(3);
+    h.get_by_label("18,000 points");
+    h.get_by_label("7 han 60 fu, Haneman");
+    let _ = std::fs::remove_dir_all(config);
+}
