@@ -211,3 +211,78 @@ fn a_folder_is_stepped_through() {
     h.get_by_label("7 han 60 fu, Haneman");
     let _ = std::fs::remove_dir_all(config);
 }
+
+/// A plain HTTP/1.1 GET on 127.0.0.1 (the overlay server), returning the body.
+fn http_get(url_base: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let addr = url_base
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+        .split_once("\r\n\r\n")
+        .map(|(_, body)| body.to_string())
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_app_serves_the_overlay_with_its_confirmed_hand() {
+    let config = config_dir("overlay");
+    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let mut opts = options(SourceSpec::Image(photo), &config);
+    opts.overlay_port = Some(0);
+    let mut h = harness(RiichiApp::new(opts));
+    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    h.get_by_label("Tsumo").click();
+    h.run_steps(3);
+    let url = h.state().overlay_url().expect("serving").to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let state: serde_json::Value =
+        serde_json::from_str(&http_get(&url, "/api/state")).expect("JSON state");
+    assert_eq!(state["source"]["kind"], "app");
+    assert_eq!(state["hand"]["notation"], "56778889m345675p");
+    assert_eq!(state["score"]["points"]["total"], 3900);
+    assert!(http_get(&url, "/overlay").contains("<html"));
+    let _ = std::fs::remove_dir_all(config);
+}
+
+#[test]
+fn a_missing_camera_is_a_message_and_the_app_goes_on() {
+    let config = config_dir("camera");
+    let mut h = harness(RiichiApp::new(options(
+        SourceSpec::Camera {
+            index: 97,
+            resolution: None,
+        },
+        &config,
+    )));
+    step_until(&mut h, "the camera failure", |a| {
+        matches!(
+            a.source_state(),
+            riichi_lens::app::live::SourceState::Failed(_)
+        )
+    });
+    let found = h.query_by_label_contains("no camera found").is_some()
+        || h.query_by_label_contains("camera 97 not found").is_some();
+    assert!(found, "the reason is shown");
+    // The rest of the app works: open a photo instead.
+    h.get_by_label("Samples").click();
+    h.run_steps(2);
+    h.get_by_label("Open").click();
+    step_until(&mut h, "a reading of the samples", RiichiApp::has_reading);
+    h.get_by_label("1/3");
+    let _ = std::fs::remove_dir_all(config);
+}

@@ -100,6 +100,8 @@ impl EditableHand {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PaletteTarget {
     Concealed(usize),
+    /// Tile `k` of meld `m`.
+    Meld(usize, usize),
     Dora(usize),
     Ura(usize),
     AddConcealed,
@@ -139,6 +141,9 @@ impl HandEditor {
 
     /// Applies a palette choice (`None`: remove the tile).
     pub fn apply(&mut self, target: PaletteTarget, tile: Option<Tile>) {
+        if let PaletteTarget::Meld(m, k) = target {
+            return self.apply_meld(m, k, tile);
+        }
         let hand = self.hand.get_or_insert_with(EditableHand::default);
         let set = |list: &mut Vec<Tile>, flags: Option<&mut Vec<bool>>, i: usize| {
             if i >= list.len() {
@@ -177,10 +182,48 @@ impl HandEditor {
             }
             PaletteTarget::AddDora => hand.dora.extend(tile),
             PaletteTarget::AddUra => hand.ura.extend(tile),
+            PaletteTarget::Meld(..) => {}
         }
         hand.sync_flags();
         self.notation = hand.notation();
         self.edited = true;
+    }
+
+    /// Replaces tile `k` of meld `m`; a pon or kan changes all its tiles together (they are
+    /// copies of one tile), a chi just the one. A result that is not a meld is refused with
+    /// a message, and the meld is kept.
+    fn apply_meld(&mut self, m: usize, k: usize, tile: Option<Tile>) {
+        let Some(hand) = &mut self.hand else { return };
+        let Some(meld) = hand.melds.get(m) else {
+            return;
+        };
+        let Some(tile) = tile else { return };
+        let kind = meld.kind();
+        let mut tiles = meld.tiles().to_vec();
+        if kind == crate::hand::MeldKind::Chi {
+            if let Some(t) = tiles.get_mut(k) {
+                *t = tile;
+            }
+        } else {
+            let plain = Tile::plain(tile.kind());
+            for (i, t) in tiles.iter_mut().enumerate() {
+                // The picked tile (perhaps a red five) goes where it was clicked; the others
+                // become plain copies of it.
+                *t = if i == k { tile } else { plain };
+            }
+        }
+        match Meld::new(kind, &tiles, meld.called_index()) {
+            Ok(new) => {
+                hand.melds[m] = new;
+                if let Some(flag) = hand.meld_uncertain.get_mut(m) {
+                    *flag = false;
+                }
+                self.meld_error = None;
+                self.notation = hand.notation();
+                self.edited = true;
+            }
+            Err(e) => self.meld_error = Some(e.to_string()),
+        }
     }
 
     /// Moves concealed tile `i` to the end: it becomes the winning tile.
@@ -311,6 +354,7 @@ impl HandEditor {
         let Some(hand) = &mut self.hand else { return };
         ui.label(egui::RichText::new(lang.tr("Melds")).strong());
         let mut remove = None;
+        let mut open = None;
         for (m, meld) in hand.melds.iter().enumerate() {
             let uncertain = hand.meld_uncertain.get(m).copied().unwrap_or(false);
             ui.horizontal(|ui| {
@@ -325,10 +369,13 @@ impl HandEditor {
                     );
                     let look = TileLook {
                         uncertain,
-                        selected: called,
+                        selected: called || self.palette == Some(PaletteTarget::Meld(m, k)),
                         height: TILE_H * 0.8,
                     };
-                    tile_button(ui, textures, &tile.to_string(), &label, look);
+                    let response = tile_button(ui, textures, &tile.to_string(), &label, look);
+                    if response.clicked() {
+                        open = Some(PaletteTarget::Meld(m, k));
+                    }
                 }
                 ui.monospace(format_meld(meld));
                 if ui.button(lang.tr("Remove")).clicked() {
@@ -340,6 +387,9 @@ impl HandEditor {
             hand.melds.remove(m);
             hand.sync_flags();
             self.edited = true;
+        }
+        if open.is_some() {
+            self.palette = open;
         }
         ui.horizontal(|ui| {
             let field = ui.add(
@@ -516,5 +566,22 @@ mod tests {
             vec![parse_tile("4p").unwrap()]
         );
         assert!(ed.edited);
+    }
+
+    #[test]
+    fn meld_tiles_are_corrected_as_a_set() {
+        let mut ed = HandEditor::default();
+        ed.load(Some(
+            EditableHand::parse("123m456p11z [666s] [3*45m]").unwrap(),
+        ));
+        // A pon's tiles change together; the red five lands where it was picked.
+        ed.apply(PaletteTarget::Meld(0, 1), Some(parse_tile("0s").unwrap()));
+        assert_eq!(format_meld(&ed.hand.as_ref().unwrap().melds[0]), "[505s]");
+        // A chi's tile changes alone; a result that is no chi is refused.
+        ed.apply(PaletteTarget::Meld(1, 2), Some(parse_tile("2m").unwrap()));
+        assert_eq!(format_meld(&ed.hand.as_ref().unwrap().melds[1]), "[3*42m]");
+        ed.apply(PaletteTarget::Meld(1, 2), Some(parse_tile("9m").unwrap()));
+        assert_eq!(format_meld(&ed.hand.as_ref().unwrap().melds[1]), "[3*42m]");
+        assert!(ed.meld_error.is_some());
     }
 }

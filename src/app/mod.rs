@@ -79,7 +79,7 @@ pub struct RiichiApp {
     cjk_font: Option<Option<PathBuf>>,
     copied: bool,
     pending_source: Option<SourceSpec>,
-    frozen_texture: Option<((u64, [u32; 2]), egui::TextureHandle)>,
+    frozen_texture: Option<(Arc<crate::capture::Rgb>, egui::TextureHandle)>,
 }
 
 /// Loads the recognizer with two intra-op threads per model: measured faster than one on
@@ -194,9 +194,16 @@ impl RiichiApp {
         }
     }
 
-    /// Back to the live view.
+    /// Back to the live view: the editor follows the locked-in hand again.
     pub fn resume(&mut self) {
         self.frozen = None;
+        let locked = self.live.stable.locked().cloned();
+        self.editor.load(
+            locked
+                .as_ref()
+                .and_then(|r| r.reading.as_ref().ok())
+                .and_then(EditableHand::from_reading),
+        );
     }
 
     /// The scoring request for the confirmed hand, if there is a hand.
@@ -368,18 +375,19 @@ impl RiichiApp {
         let size = [frame.image.width, frame.image.height];
         if frozen.is_some() {
             // The frozen frame gets its own texture so the live one can go on updating.
-            let image = egui::ColorImage::from_rgb(
-                [size[0] as usize, size[1] as usize],
-                &frame.image.pixels,
-            );
-            let key = (frame.number, size);
+            // Keyed by the frame's own buffer (frame numbers repeat across sources); holding
+            // it keeps its address from being reused.
             let texture = match &self.frozen_texture {
-                Some((k, t)) if *k == key => t.clone(),
+                Some((k, t)) if Arc::ptr_eq(k, &frame.image) => t.clone(),
                 _ => {
+                    let image = egui::ColorImage::from_rgb(
+                        [size[0] as usize, size[1] as usize],
+                        &frame.image.pixels,
+                    );
                     let t = ui
                         .ctx()
                         .load_texture("frozen", image, egui::TextureOptions::LINEAR);
-                    self.frozen_texture = Some((key, t.clone()));
+                    self.frozen_texture = Some((frame.image.clone(), t.clone()));
                     t
                 }
             };
