@@ -769,3 +769,71 @@ fn the_table_follows_the_game_database() {
     stop.store(true, Ordering::Relaxed);
     poller.join().unwrap();
 }
+
+/// Kills and reaps a child process when dropped.
+struct Reaped(std::process::Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_command_reads_a_video_source() {
+    // A 4-second clip of a sample photo (ffmpeg is installed by scripts/setup.sh), as a
+    // recorded stream of a table would be.
+    let dir = std::env::temp_dir().join(format!("rl-overlay-video-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let clip = dir.join("table.mp4");
+    let photo = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/photos/01-pinfu.jpg");
+    let made = std::process::Command::new("ffmpeg")
+        .args([
+            "-nostdin",
+            "-loglevel",
+            "error",
+            "-y",
+            "-loop",
+            "1",
+            "-i",
+            photo,
+        ])
+        .args(["-t", "4", "-r", "10", "-c:v", "mpeg4", "-q:v", "2"])
+        .arg(&clip)
+        .status()
+        .expect("ffmpeg (scripts/setup.sh installs it)");
+    assert!(made.success());
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_riichi-lens"))
+        .args(["overlay", "--port", "0", "--source"])
+        .arg(&clip)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = Reaped(child);
+    // The first line names the address (port 0: the system picks one).
+    let mut line = String::new();
+    BufReader::new(child.0.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr: SocketAddr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    // The hand appears once 3 frames in a row read the same, scored with default conditions.
+    let start = Instant::now();
+    let state = loop {
+        let state = request(addr, "GET", "/api/state", &[]).json();
+        if !state["score"].is_null() || start.elapsed() > Duration::from_secs(60) {
+            break state;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(state["source"]["kind"], "video", "{state}");
+    assert_eq!(state["hand"]["notation"], "56778889m345675p", "{state}");
+    assert_eq!(state["score"]["points"]["total"], 2900, "{state}");
+    drop(child);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -82,10 +82,11 @@ pub struct RiichiApp {
     frozen_texture: Option<(Arc<crate::capture::Rgb>, egui::TextureHandle)>,
 }
 
-/// Loads the recognizer with two intra-op threads per model: measured faster than one on
-/// the 2-core reference machine, and the capture thread mostly waits on the camera.
+/// Loads the recognizer with one intra-op thread per model: on the 2-core reference machine
+/// (benches/app_fps.rs) a 720p frame took 20 ms with one thread and 31 ms with two, which
+/// compete with the capture thread and the UI for the same cores.
 pub fn load_recognizer() -> Result<Recognizer, VisionError> {
-    Recognizer::load(&crate::vision::runtime::models_dir()?, 2)
+    Recognizer::load(&crate::vision::runtime::models_dir()?, 1)
 }
 
 impl RiichiApp {
@@ -105,7 +106,6 @@ impl RiichiApp {
             .clone()
             .or_else(settings::settings_path);
         let (mut settings, notice) = Settings::load(settings_path.as_deref());
-        let saved = settings.clone();
         if let Some(lang) = options.lang {
             settings.lang = lang;
         }
@@ -113,6 +113,9 @@ impl RiichiApp {
             settings.serve_overlay = true;
             settings.overlay_port = port;
         }
+        // Command-line choices are for this run: they are written only along with a change
+        // made in the window.
+        let saved = settings.clone();
         let cameras = if options.no_camera_probe {
             Err("camera search off".to_string())
         } else {
