@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$1; shift
 wait_s=${WAIT_S:-8}
-bin=${CARGO_TARGET_DIR:-target}/release/riichi-lens
+bin=${BIN:-${CARGO_TARGET_DIR:-target}/release/riichi-lens}
 display=:$((90 + RANDOM % 40))
 config=$(mktemp -d)
 Xvfb "$display" -screen 0 1400x860x24 -nolisten tcp >/dev/null 2>&1 &

@@ -271,3 +271,58 @@ fn a_video_of_a_hand_is_read_through_the_pipeline() {
     worker.join();
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A camera that gives a few frames and is then unplugged.
+struct UnpluggedCamera {
+    frames_left: u32,
+}
+
+impl FrameSource for UnpluggedCamera {
+    fn next_frame(&mut self) -> Result<Option<capture::Frame>, CaptureError> {
+        if self.frames_left == 0 {
+            return Err(CaptureError::CameraLost {
+                index: 0,
+                message: "No such device (os error 19)".into(),
+            });
+        }
+        self.frames_left -= 1;
+        let image = riichi_lens::vision::picture::Rgb::new(4, 4, vec![128; 48]).unwrap();
+        Ok(Some(capture::Frame {
+            image: std::sync::Arc::new(image),
+            number: u64::from(3 - self.frames_left),
+            name: None,
+        }))
+    }
+}
+
+#[test]
+fn a_camera_that_disappears_ends_the_capture_with_a_message() {
+    let (tx, rx) = mpsc::channel();
+    let capture = Capture::start_with(
+        || Ok(Box::new(UnpluggedCamera { frames_left: 3 }) as Box<dyn FrameSource>),
+        move |e| {
+            let _ = tx.send(e);
+        },
+    );
+    let mut events = Vec::new();
+    while let Ok(e) = rx.recv_timeout(Duration::from_secs(10)) {
+        events.push(e);
+    }
+    capture.join();
+    assert!(matches!(events[0], CaptureEvent::Opened), "{events:?}");
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| matches!(e, CaptureEvent::Frame(_)))
+            .count(),
+        3
+    );
+    match events.last() {
+        Some(CaptureEvent::Failed(e @ CaptureError::CameraLost { .. })) => {
+            let text = e.to_string();
+            assert!(text.contains("camera 0 stopped giving frames"), "{text}");
+            assert!(text.contains("unplugged"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -207,18 +207,20 @@ pub fn show(ui: &mut egui::Ui, lang: Lang, request: Option<&Request>, copied: &m
             }
         });
     if score.yakuman == 0 && !score.fu_breakdown.is_empty() {
-        ui.collapsing(format!("{} {}", lang.tr("Fu"), score.fu), |ui| {
-            egui::Grid::new("fu").num_columns(2).show(ui, |ui| {
-                for item in &score.fu_breakdown {
-                    ui.label(lang.fu_reason(
-                        item.reason.name(),
-                        item.reason.tile().map(|k| k.to_string()),
-                    ));
-                    ui.label(item.fu.to_string());
-                    ui.end_row();
-                }
+        egui::CollapsingHeader::new(format!("{} {}", lang.tr("Fu"), score.fu))
+            .default_open(true)
+            .show(ui, |ui| {
+                egui::Grid::new("fu").num_columns(2).show(ui, |ui| {
+                    for item in &score.fu_breakdown {
+                        ui.label(lang.fu_reason(
+                            item.reason.name(),
+                            item.reason.tile().map(|k| k.to_string()),
+                        ));
+                        ui.label(item.fu.to_string());
+                        ui.end_row();
+                    }
+                });
             });
-        });
     }
     ui.label(egui::RichText::new(lang.tr("Payments")).strong());
     egui::Grid::new("payers").num_columns(2).show(ui, |ui| {

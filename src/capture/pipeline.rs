@@ -98,6 +98,15 @@ impl Capture {
     pub fn start(
         spec: SourceSpec,
         options: OpenOptions,
+        sink: impl FnMut(CaptureEvent) + Send + 'static,
+    ) -> Capture {
+        Capture::start_with(move || super::open(&spec, options), sink)
+    }
+
+    /// Like [`Capture::start`] with any source: `open` runs on the new thread (tests pass
+    /// sources that fail on purpose).
+    pub fn start_with(
+        open: impl FnOnce() -> Result<Box<dyn super::FrameSource>, CaptureError> + Send + 'static,
         mut sink: impl FnMut(CaptureEvent) + Send + 'static,
     ) -> Capture {
         let stop = Arc::new(AtomicBool::new(false));
@@ -105,7 +114,7 @@ impl Capture {
         let handle = std::thread::Builder::new()
             .name("capture".into())
             .spawn(move || {
-                let mut source = match super::open(&spec, options) {
+                let mut source = match open() {
                     Ok(s) => s,
                     Err(e) => return sink(CaptureEvent::Failed(e)),
                 };
