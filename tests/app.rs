@@ -286,3 +286,20 @@ fn a_missing_camera_is_a_message_and_the_app_goes_on() {
     h.get_by_label("1/3");
     let _ = std::fs::remove_dir_all(config);
 }
+
+#[test]
+fn with_no_camera_and_no_source_the_samples_open() {
+    let config = config_dir("default");
+    let app = RiichiApp::new(AppOptions {
+        source: None,
+        settings_path: Some(config.join("app.json")),
+        // As on a machine without cameras: the camera search finds none.
+        no_camera_probe: true,
+        ..AppOptions::default()
+    });
+    let mut h = harness(app);
+    step_until(&mut h, "a reading of the samples", RiichiApp::has_reading);
+    h.get_by_label("1/3");
+    h.get_by_label("2,900 points");
+    let _ = std::fs::remove_dir_all(config);
+}

@@ -569,6 +569,71 @@ mod tests {
     }
 
     #[test]
+    fn the_recognizers_doubts_land_on_the_right_tiles() {
+        use crate::vision::layout::{Layout, MeldSpot, ReadHand};
+        use crate::vision::picture::RotatedBox;
+        use crate::vision::{Detection, Face, PhotoReading, CLASS_COUNT};
+        let det = |t: &str| Detection {
+            tile: Face::Tile(parse_tile(t).unwrap()),
+            bounds: [0.0; 4],
+            confidence: 0.9,
+            sideways: false,
+            detector_score: 0.9,
+            rotated: RotatedBox {
+                cx: 0.0,
+                cy: 0.0,
+                w: 30.0,
+                h: 40.0,
+                phi: 0.0,
+            },
+            probs: [0.0; CLASS_COUNT],
+        };
+        // Detections in photo order: the meld first, then the concealed tiles, the
+        // set-apart winning tile, a dora indicator.
+        let order = "7s 7s 7s 1m 2m 3m 4p 5p 6p 9s 9s 9s 2z 2z 1p".split(' ');
+        let tiles: Vec<Detection> = order.map(det).collect();
+        let layout = Layout {
+            concealed: (3..12).chain([12]).collect(),
+            win: Some(13),
+            melds: vec![MeldSpot {
+                tiles: vec![0, 1, 2],
+                called: Some(1),
+                stacked: false,
+                closed_kan: false,
+            }],
+            dora: vec![14],
+            unplaced: vec![],
+        };
+        let hand = crate::notation::parse_hand("123m456p999s22z [7*77s]").unwrap();
+        let reading = PhotoReading {
+            width: 100,
+            height: 100,
+            tiles,
+            layout,
+            hand: Some(ReadHand {
+                concealed: hand.tiles.clone(),
+                melds: hand.melds.clone(),
+                win: parse_tile("2z").unwrap(),
+                win_set_apart: true,
+                dora_indicators: vec![parse_tile("1p").unwrap()],
+                // The 5p and the winning 2z are doubtful, and one tile of the pon.
+                uncertain: vec![7, 13, 2],
+                corrected: vec![],
+                complete: true,
+            }),
+        };
+        let editable = EditableHand::from_reading(&reading).unwrap();
+        let flagged: Vec<usize> = (0..editable.uncertain.len())
+            .filter(|&i| editable.uncertain[i])
+            .collect();
+        assert_eq!(flagged, [4, 10]);
+        assert_eq!(editable.meld_uncertain, [true]);
+        assert!(editable.has_doubts());
+        assert_eq!(editable.dora, [parse_tile("1p").unwrap()]);
+        assert_eq!(editable.win(), Some(parse_tile("2z").unwrap()));
+    }
+
+    #[test]
     fn meld_tiles_are_corrected_as_a_set() {
         let mut ed = HandEditor::default();
         ed.load(Some(
