@@ -119,8 +119,9 @@ fn space_freezes_and_the_editor_takes_notation() {
     // Seat South and one honba: non-dealer ron 2,000 + 300.
     h.get_by_label("Seat S").click();
     h.run_steps(2);
-    h.state_mut().conditions.honba = 1;
+    h.get_by_label("Honba +").click();
     h.run_steps(2);
+    assert_eq!(h.state().conditions.honba, 1);
     h.get_by_label("2,300 points");
     let _ = std::fs::remove_dir_all(config);
 }

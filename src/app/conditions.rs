@@ -134,13 +134,30 @@ impl Conditions {
                 });
                 ui.end_row();
             }
-            for (title, value) in [
-                (lang.tr("Honba"), &mut self.honba),
-                (lang.tr("Riichi sticks"), &mut self.sticks),
+            for (title, value, name) in [
+                (lang.tr("Honba"), &mut self.honba, "Honba"),
+                (lang.tr("Riichi sticks"), &mut self.sticks, "Riichi sticks"),
             ] {
                 let label = ui.label(title);
-                ui.add(egui::DragValue::new(value).range(0..=99))
-                    .labelled_by(label.id);
+                ui.horizontal(|ui| {
+                    // One click each way; the number can also be dragged or typed.
+                    let minus = ui.small_button("−");
+                    minus.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::Button, true, format!("{name} −"))
+                    });
+                    if minus.clicked() {
+                        *value = value.saturating_sub(1);
+                    }
+                    ui.add(egui::DragValue::new(value).range(0..=99))
+                        .labelled_by(label.id);
+                    let plus = ui.small_button("+");
+                    plus.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::Button, true, format!("{name} +"))
+                    });
+                    if plus.clicked() {
+                        *value = (*value + 1).min(99);
+                    }
+                });
                 ui.end_row();
             }
             let label = ui.label(lang.tr("Rules"));

@@ -1,6 +1,6 @@
 //! Tile images for the UI: the bundled FluffyStuff art (the overlay's
-//! [`tile_png`](crate::overlay::assets::tile_png)), each face composited onto the blank
-//! `front` tile once and kept as a texture.
+//! [`crate::overlay::assets::tile_png`]), each face composited onto the blank `front` tile
+//! once and kept as a texture.
 
 use crate::overlay::assets::tile_png;
 use crate::tile::{Kind, Tile};
