@@ -32,6 +32,9 @@ impl Lang {
             "Folder" => "フォルダ",
             "Samples" => "サンプル",
             "Open" => "開く",
+            "The video has ended; Open plays it again." => {
+                "動画が終わりました。「開く」でもう一度再生します。"
+            }
             "Resolution" => "解像度",
             "default" => "既定",
             "Refresh" => "再検索",

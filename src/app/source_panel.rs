@@ -150,6 +150,9 @@ impl SourcePanel {
             SourceState::Failed(message) => {
                 ui.colored_label(ui.visuals().error_fg_color, message);
             }
+            SourceState::Ended if matches!(live.spec, Some(SourceSpec::Video(_))) => {
+                ui.label(lang.tr("The video has ended; Open plays it again."));
+            }
             SourceState::Opening => {
                 ui.label(format!(
                     "{} …",
