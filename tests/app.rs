@@ -304,3 +304,31 @@ fn with_no_camera_and_no_source_the_samples_open() {
     h.get_by_label("2,900 points");
     let _ = std::fs::remove_dir_all(config);
 }
+
+#[test]
+fn a_video_plays_locks_in_its_hand_and_ends() {
+    let config = config_dir("video");
+    std::fs::create_dir_all(&config).unwrap();
+    let clip = config.join("hand.mp4");
+    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let made = std::process::Command::new("ffmpeg")
+        .args(["-nostdin", "-loglevel", "error", "-y", "-loop", "1", "-i"])
+        .arg(&photo)
+        .args(["-t", "2", "-r", "10", "-c:v", "mpeg4", "-q:v", "2"])
+        .arg(&clip)
+        .status()
+        .expect("ffmpeg (scripts/setup.sh installs it)");
+    assert!(made.success());
+    let mut h = harness(RiichiApp::new(options(SourceSpec::Video(clip), &config)));
+    // A live source locks in after 3 equal readings; the editor follows the locked hand.
+    step_until(&mut h, "the locked-in hand", |a| a.editor.hand.is_some());
+    h.get_by_label("Locked in");
+    h.get_by_label("2,900 points");
+    step_until(&mut h, "the end of the video", |a| {
+        *a.source_state() == riichi_lens::app::live::SourceState::Ended
+    });
+    h.get_by_label("The video has ended; Open plays it again.");
+    // The last frame and the hand stay.
+    h.get_by_label("2,900 points");
+    let _ = std::fs::remove_dir_all(config);
+}
