@@ -101,6 +101,37 @@ fn capture_correct_a_tile_toggle_tsumo_and_read_the_score() {
     let request = h.state().request().unwrap();
     assert_eq!(request.hand, "56778886m345675p");
     assert!(request.tsumo);
+
+    // Copy as text puts the result on the clipboard.
+    // The button is at the bottom of the scrolling side panel.
+    h.get_by_label("Copy as text").scroll_to_me();
+    h.run_steps(3);
+    h.get_by_label("Copy as text").click();
+    let mut copied: Vec<String> = Vec::new();
+    for _ in 0..4 {
+        h.step();
+        copied.extend(
+            h.output()
+                .platform_output
+                .commands
+                .iter()
+                .filter_map(|c| match c {
+                    egui::OutputCommand::CopyText(text) => Some(text.clone()),
+                    _ => None,
+                }),
+        );
+    }
+    assert_eq!(copied.len(), 1, "{copied:?}");
+    let text = &copied[0];
+    assert!(
+        text.starts_with("Hand: 56778886m345675p (Winning tile 5p, Tsumo)"),
+        "{text}"
+    );
+    assert!(text.contains("7,800 points — 4 han 20 fu"), "{text}");
+    assert!(text.contains("Tsumo 2,600 all"), "{text}");
+    assert!(text.contains("  Tanyao 1"), "{text}");
+    h.run_steps(2);
+    h.get_by_label("Copied");
     let _ = std::fs::remove_dir_all(config);
 }
 
