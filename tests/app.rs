@@ -363,3 +363,42 @@ fn a_video_plays_locks_in_its_hand_and_ends() {
     h.get_by_label("2,900 points");
     let _ = std::fs::remove_dir_all(config);
 }
+
+#[test]
+fn escape_right_click_and_typed_melds() {
+    let config = config_dir("keys");
+    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let mut h = harness(RiichiApp::new(options(SourceSpec::Image(photo), &config)));
+    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    h.get_by_label("Capture (Space)").click();
+    h.run_steps(3);
+    // Escape closes the palette without a change.
+    h.get_by_label("Hand tile 1: 5m").click();
+    h.run_steps(2);
+    h.get_by_label("Palette 1m");
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    assert!(h.query_by_label("Palette 1m").is_none());
+    h.get_by_label("Hand tile 1: 5m");
+    // Right-click: make the 9m the winning tile (it moves to the end).
+    h.get_by_label("Hand tile 8: 9m").click_secondary();
+    h.run_steps(2);
+    h.get_by_label("Make it the winning tile").click();
+    h.run_steps(3);
+    assert_eq!(
+        h.state().editor.hand.as_ref().unwrap().notation(),
+        "5677888m345675p9m"
+    );
+    h.get_by_label("Hand tile 14: 9m");
+    // A meld typed in notation, applied with Enter.
+    h.get_by_label("Add meld").click();
+    h.run_steps(1);
+    h.get_by_label("Add meld").type_text("[7*89s]");
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    let hand = h.state().editor.hand.clone().unwrap();
+    assert_eq!(hand.notation(), "5677888m345675p9m [7*89s]");
+    h.get_by_label("Meld 1 tile 1: 7s (called)");
+    let _ = std::fs::remove_dir_all(config);
+}
