@@ -41,9 +41,9 @@ def in_rbox(px, py, g, shrink=1.0):
     return abs(a) <= h / 2 * shrink and abs(b) <= w / 2 * shrink
 
 
-def eval_synthetic(rec, max_scenes=None):
+def eval_synthetic(rec, max_scenes=None, name="test"):
     from train_det import load_scenes
-    scenes = load_scenes("test")
+    scenes = load_scenes(name)
     if max_scenes:
         scenes = scenes[:max_scenes]
     n_gt = n_ok = n_det_tp = n_pred = n_fp = 0
@@ -299,13 +299,15 @@ def main():
     ap.add_argument("--json", default=None)
     ap.add_argument("--skip", default="", help="comma list of sections to skip: synthetic,camerash,roboflow,photos,latency")
     ap.add_argument("--synthetic-scenes", type=int, default=None)
+    ap.add_argument("--synthetic-set", default="test",
+                    help="generated scene set for the synthetic section (.cache-train/det/NAME_*.npz), e.g. testneg")
     ap.add_argument("--dump-dir", default=None, help="write crop contact sheets of the eval photos here (not the repo)")
     args = ap.parse_args()
     rec = Recognizer(args.models)
     skip = set(args.skip.split(","))
     out = {}
     if "synthetic" not in skip:
-        out["synthetic"] = eval_synthetic(rec, args.synthetic_scenes)
+        out["synthetic"] = eval_synthetic(rec, args.synthetic_scenes, args.synthetic_set)
         print("synthetic", json.dumps(out["synthetic"]), flush=True)
     if "camerash" not in skip:
         out["camerash"] = eval_camerash(rec)

@@ -44,7 +44,7 @@ pub struct Layout {
 }
 
 /// Angle difference on axes (mod π), in 0..=π/2.
-fn axis_difference(a: f32, b: f32) -> f32 {
+pub(crate) fn axis_difference(a: f32, b: f32) -> f32 {
     let d = (a - b).rem_euclid(std::f32::consts::PI);
     d.min(std::f32::consts::PI - d)
 }
@@ -57,31 +57,34 @@ fn median(mut values: Vec<f32>) -> f32 {
     values[values.len() / 2]
 }
 
+/// The hand's up axis (mod π) from the tiles' up axes: upright and sideways tiles agree on the
+/// axis mod π/2, and upright tiles are the majority.
+pub(crate) fn up_axis(phis: &[f32]) -> f32 {
+    let (mut c4, mut s4) = (0f32, 0f32);
+    for phi in phis {
+        c4 += (4.0 * phi).cos();
+        s4 += (4.0 * phi).sin();
+    }
+    let axis = s4.atan2(c4) / 4.0;
+    let near = |phi: f32| axis_difference(phi, axis) < std::f32::consts::FRAC_PI_4;
+    let votes = phis.iter().filter(|&&phi| near(phi)).count();
+    if 2 * votes >= phis.len() {
+        axis
+    } else {
+        axis + std::f32::consts::FRAC_PI_2
+    }
+}
+
 /// Lays out the detections and marks the sideways ones.
 pub fn lay_out(detections: &mut [Detection]) -> Layout {
     if detections.is_empty() {
         return Layout::default();
     }
-    // Up axes mod π/2: upright and sideways tiles agree on the doubled-doubled angle.
-    let (mut c4, mut s4) = (0f32, 0f32);
-    for d in detections.iter() {
-        c4 += (4.0 * d.rotated.phi).cos();
-        s4 += (4.0 * d.rotated.phi).sin();
-    }
-    let axis = s4.atan2(c4) / 4.0;
-    let other = axis + std::f32::consts::FRAC_PI_2;
-    let near = |phi: f32, a: f32| axis_difference(phi, a) < std::f32::consts::FRAC_PI_4;
-    let votes = detections
-        .iter()
-        .filter(|d| near(d.rotated.phi, axis))
-        .count();
-    let mut up = if 2 * votes >= detections.len() {
-        axis
-    } else {
-        other
-    };
+    let mut up = up_axis(&detections.iter().map(|d| d.rotated.phi).collect::<Vec<_>>());
     for d in detections.iter_mut() {
-        d.sideways = !near(d.rotated.phi, up);
+        if d.turned.is_none() {
+            d.sideways = axis_difference(d.rotated.phi, up) >= std::f32::consts::FRAC_PI_4;
+        }
     }
     // Tops towards the top of the photo.
     if up.sin() > 0.0 || (up.sin().abs() < 1e-3 && up.cos() > 0.0) {
@@ -209,10 +212,33 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
             .iter()
             .any(|&i| detections[i].sideways || detections[i].tile == Face::Back)
     };
-    let meld_start = groups
+    let marked = groups
         .iter()
         .position(|g| g.iter().any(|&s| marks(s)))
         .unwrap_or(groups.len());
+    let tiles_in = |gs: &[Vec<usize>]| -> usize {
+        gs.iter()
+            .flat_map(|g| g.iter().map(|&s| slots[s].len()))
+            .sum()
+    };
+    // A winning hand holds 14 tiles plus one per kan: with m melds, 14 − 3m are concealed
+    // (winning tile included) and the melds hold 3m to 4m. When the sideways marks do not
+    // split the row that way (a called tile read upright, a concealed one read sideways),
+    // the first split that does is taken.
+    let fits = |p: usize| {
+        let (concealed, melded) = (tiles_in(&groups[..p]), tiles_in(&groups[p..]));
+        let melds = 14usize.saturating_sub(concealed) / 3;
+        concealed <= 14 && (14 - concealed) % 3 == 0 && (3 * melds..=4 * melds).contains(&melded)
+    };
+    // A lone tile right after the first run is the winning tile set apart, and what follows
+    // it can only be melds; a pon next to the concealed run fits the count either way.
+    let after_win = (groups.len() > 2 && tiles_in(&groups[1..2]) == 1).then_some(2);
+    let marked = marked.max(1);
+    let meld_start = after_win.unwrap_or(if fits(marked) {
+        marked
+    } else {
+        (1..=groups.len()).find(|&p| fits(p)).unwrap_or(marked)
+    });
     let concealed_groups = &groups[..meld_start];
     for (n, group) in concealed_groups.iter().enumerate() {
         let last = n + 1 == concealed_groups.len();
@@ -222,37 +248,52 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
             layout.concealed.extend(group.iter().map(|&s| slots[s][0]));
         }
     }
+    for &i in layout.concealed.iter().chain(&layout.win) {
+        detections[i].set_sideways(false);
+    }
     for group in &groups[meld_start..] {
         split_melds(group, &slots, detections, &mut layout);
     }
     layout
 }
 
-/// Splits a run of meld slots into melds: a closed kan is four slots with two backs; otherwise
-/// each meld has one sideways slot and three or four tiles.
+/// How strongly a tile looks sideways; without the two readings, the flag itself.
+fn sideways_evidence(d: &Detection) -> f32 {
+    match &d.turned {
+        Some(t) => t.evidence,
+        None if d.sideways => 1.0,
+        None => -1.0,
+    }
+}
+
+/// Splits a run of meld slots into melds: a closed kan is four slots with two backs; an open
+/// kan four slots of one face; otherwise three slots. An open meld has exactly one called
+/// (sideways) slot, so the slot that looks most sideways is taken as the called one.
 fn split_melds(
     group: &[usize],
     slots: &[Vec<usize>],
-    detections: &[Detection],
+    detections: &mut [Detection],
     layout: &mut Layout,
 ) {
-    let is_back = |s: usize| detections[slots[s][0]].tile == Face::Back;
-    let is_sideways = |s: usize| detections[slots[s][0]].sideways;
-    let face_of = |s: usize| match detections[slots[s][0]].tile {
-        Face::Tile(t) => Some(t.kind()),
-        Face::Back => None,
-    };
     let mut rest = group;
     while !rest.is_empty() {
+        let is_back = |s: usize| detections[slots[s][0]].tile == Face::Back;
+        let face_of = |s: usize| match detections[slots[s][0]].tile {
+            Face::Tile(t) => Some(t.kind()),
+            Face::Back => None,
+        };
         let backs = rest.iter().take(4).filter(|&&s| is_back(s)).count();
         let size = if rest.len() >= 4 && backs >= 2 {
             4
         } else if rest.len() >= 4 {
-            // A fourth copy of the same face makes an open kan when the four hold exactly one
-            // sideways tile (three tiles without one cannot be a meld on their own).
-            let same = face_of(rest[3]).is_some() && face_of(rest[3]) == face_of(rest[0]);
-            let one_called = rest[..4].iter().filter(|&&s| is_sideways(s)).count() == 1;
-            if same && one_called {
+            // Four copies of one face can only be a kan: there are no more in the set.
+            let first = face_of(rest[0]);
+            let same = first.is_some() && rest[1..4].iter().all(|&s| face_of(s) == first);
+            let called = rest[..4]
+                .iter()
+                .filter(|&&s| detections[slots[s][0]].sideways)
+                .count();
+            if same && called <= 1 {
                 4
             } else {
                 3
@@ -266,18 +307,32 @@ fn split_melds(
                 layout.unplaced.extend(slots[s].iter().copied());
             }
         } else {
+            let closed_kan = chunk.iter().filter(|&&s| is_back(s)).count() >= 2;
+            let called_slot = (!closed_kan)
+                .then(|| {
+                    chunk.iter().copied().max_by(|&a, &b| {
+                        let e = |s: usize| sideways_evidence(&detections[slots[s][0]]);
+                        e(a).total_cmp(&e(b))
+                    })
+                })
+                .flatten();
             let mut tiles = Vec::new();
             let mut called = None;
             let mut stacked = false;
             for &s in chunk {
-                if is_sideways(s) && called.is_none() {
+                let is_called = Some(s) == called_slot;
+                for &i in &slots[s] {
+                    detections[i]
+                        .set_sideways(is_called || (slots[s].len() > 1 && detections[i].sideways));
+                }
+                if is_called {
                     called = Some(tiles.len());
                 }
                 stacked |= slots[s].len() > 1;
                 tiles.extend(slots[s].iter().copied());
             }
             layout.melds.push(MeldSpot {
-                closed_kan: chunk.iter().filter(|&&s| is_back(s)).count() >= 2,
+                closed_kan,
                 tiles,
                 called,
                 stacked,
@@ -640,6 +695,7 @@ mod tests {
                 phi: if sideways { 0.0 } else { -FRAC_PI_2 },
             },
             probs,
+            turned: None,
         }
     }
 
