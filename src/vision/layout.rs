@@ -75,6 +75,37 @@ pub(crate) fn up_axis(phis: &[f32]) -> f32 {
     }
 }
 
+/// The direction of the rows from the tiles' positions: the median direction from each tile to
+/// its nearest neighbour ahead, within 30° of `guess` and 2.5 tile widths. Falls back to
+/// `guess` with too few neighbours.
+fn row_direction(detections: &[Detection], guess: (f32, f32), tile_w: f32) -> (f32, f32) {
+    let base = guess.1.atan2(guess.0);
+    let cone = 30f32.to_radians().cos();
+    let mut turns: Vec<f32> = Vec::new();
+    for a in detections {
+        let mut nearest: Option<(f32, f32)> = None;
+        for b in detections {
+            let (dx, dy) = (b.rotated.cx - a.rotated.cx, b.rotated.cy - a.rotated.cy);
+            let dist = dx.hypot(dy);
+            let ahead = dx * guess.0 + dy * guess.1;
+            let in_cone = dist > 0.0 && dist <= 2.5 * tile_w && ahead >= cone * dist;
+            if in_cone && nearest.is_none_or(|(d, _)| dist < d) {
+                nearest = Some((dist, dy.atan2(dx)));
+            }
+        }
+        if let Some((_, angle)) = nearest {
+            let turn = (angle - base + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU)
+                - std::f32::consts::PI;
+            turns.push(turn);
+        }
+    }
+    if turns.len() < 3 {
+        return guess;
+    }
+    let angle = base + median(turns);
+    (angle.cos(), angle.sin())
+}
+
 /// Lays out the detections and marks the sideways ones.
 pub fn lay_out(detections: &mut [Detection]) -> Layout {
     if detections.is_empty() {
@@ -90,16 +121,6 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     if up.sin() > 0.0 || (up.sin().abs() < 1e-3 && up.cos() > 0.0) {
         up += std::f32::consts::PI;
     }
-    let (ux, uy) = (up.cos(), up.sin());
-    let (rx, ry) = (-uy, ux);
-    let along: Vec<f32> = detections
-        .iter()
-        .map(|d| d.rotated.cx * rx + d.rotated.cy * ry)
-        .collect();
-    let across: Vec<f32> = detections
-        .iter()
-        .map(|d| -(d.rotated.cx * ux + d.rotated.cy * uy))
-        .collect();
     let upright: Vec<&Detection> = detections.iter().filter(|d| !d.sideways).collect();
     let tile_h = median(
         upright
@@ -124,6 +145,19 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
         );
         (all, all * 0.75)
     };
+
+    // The row runs where neighbouring tiles sit, which in a perspective or tilted shot can be
+    // several degrees off the tiles' own axes: enough to cut a long row in two.
+    let (rx, ry) = row_direction(detections, (-up.sin(), up.cos()), tile_w);
+    let (ux, uy) = (ry, -rx);
+    let along: Vec<f32> = detections
+        .iter()
+        .map(|d| d.rotated.cx * rx + d.rotated.cy * ry)
+        .collect();
+    let across: Vec<f32> = detections
+        .iter()
+        .map(|d| -(d.rotated.cx * ux + d.rotated.cy * uy))
+        .collect();
 
     // Rows: split the tiles where the gap across the row direction is large.
     let mut order: Vec<usize> = (0..detections.len()).collect();
@@ -251,8 +285,17 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     for &i in layout.concealed.iter().chain(&layout.win) {
         detections[i].set_sideways(false);
     }
+    // No meld has fewer than three tiles: a run that short was cut by a gap measured wrong
+    // (a called tile taken for upright is narrower along the row), so it joins the next run.
+    let mut meld_runs: Vec<Vec<usize>> = Vec::new();
     for group in &groups[meld_start..] {
-        split_melds(group, &slots, detections, &mut layout);
+        match meld_runs.last_mut() {
+            Some(last) if tiles_in(std::slice::from_ref(last)) < 3 => last.extend(group),
+            _ => meld_runs.push(group.clone()),
+        }
+    }
+    for run in &meld_runs {
+        split_melds(run, &slots, detections, &mut layout);
     }
     layout
 }
@@ -759,6 +802,45 @@ mod tests {
         let layout = lay_out(&mut d);
         let read = read_hand(&layout, &d).unwrap();
         assert_eq!(read.notation(), "123m456p789s11122z");
+    }
+
+    #[test]
+    fn rows_follow_where_tiles_sit_not_their_angles() {
+        // A perspective shot: the tiles stand upright in the image, but the row climbs 11°,
+        // which over 14 tiles moves the last one 80 px across the tiles' own axis.
+        let mut d = row("123m456p789s11122z", 0.0, 300.0);
+        for (i, t) in d.iter_mut().enumerate() {
+            t.rotated.cy -= 0.2 * 31.0 * i as f32;
+        }
+        d.push(det("3m", 40.0, 200.0, false, 0.95, None));
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.dora, vec![14], "{layout:?}");
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "123m456p789s11122z");
+    }
+
+    #[test]
+    fn a_meld_cut_short_by_a_wide_gap_joins_the_next_run() {
+        let mut d = row("456p123789s11z", 0.0, 200.0);
+        let mut x = 11.0 * 31.0 + 30.0;
+        // A pon with its called tile last, spaced wider than the tiles before it.
+        for (face, sideways, step) in [("2m", false, 31.0), ("2m", false, 48.0), ("2m", true, 0.0)]
+        {
+            d.push(det(
+                face,
+                x + if sideways { 5.0 } else { 0.0 },
+                200.0,
+                sideways,
+                0.95,
+                None,
+            ));
+            x += step;
+        }
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.melds.len(), 1, "{layout:?}");
+        assert_eq!(layout.melds[0].called, Some(2));
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "456p123789s11z [222*m]");
     }
 
     #[test]
