@@ -20,12 +20,16 @@
 //! `cargo test --all-targets`) it makes one 12 MP photo and runs each benchmark once as a
 //! smoke test.
 
+#[path = "support/thread_cpu.rs"]
+mod thread_cpu;
+
 use criterion::{Criterion, Throughput};
 use riichi_lens::vision::picture::Rgb;
 use riichi_lens::vision::{runtime, Recognizer};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use thread_cpu::thread_cpu;
 
 const PHOTO_W: u32 = 4000;
 const PHOTO_H: u32 = 3000;
@@ -111,34 +115,6 @@ fn ensure_photos(fixtures: &[PathBuf], count: usize) -> Vec<PathBuf> {
         out.push(path);
     }
     out
-}
-
-/// This thread's CPU time so far (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`, 64-bit Linux
-/// only). With one ONNX Runtime thread per model the models run on the calling thread, so this
-/// is the CPU cost of the work, leaving out the time spent waiting for a CPU on a busy machine.
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn thread_cpu() -> Option<Duration> {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut ts = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec with the C layout of 64-bit Linux.
-    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn thread_cpu() -> Option<Duration> {
-    None
 }
 
 fn best_and_median(mut times: Vec<Duration>) -> (f64, f64) {

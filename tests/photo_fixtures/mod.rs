@@ -4,6 +4,10 @@
 
 #![allow(dead_code)]
 
+#[path = "../common/mod.rs"]
+mod common;
+
+use common::yaku_multiset;
 use riichi_lens::hand::MeldKind;
 use riichi_lens::notation::{format_tiles, parse_tile};
 use riichi_lens::tile::Tile;
@@ -108,24 +112,6 @@ pub fn request_for(hand: &ReadHand, conditions: &Value) -> Value {
         json!(format_tiles(&hand.dora_indicators)),
     );
     Value::Object(request)
-}
-
-fn yaku_multiset(v: &Value) -> Vec<(String, i64)> {
-    let mut out: Vec<(String, i64)> = v["yaku"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|y| {
-                    (
-                        y["name"].as_str().unwrap_or("?").to_string(),
-                        y["han"].as_i64().unwrap_or(-1),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
 }
 
 /// How a `score --jsonl` result differs from the reference's expected result (empty: same).
