@@ -231,9 +231,12 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     };
     // Groups: runs of slots separated by gaps wider than a third of a tile.
     let mut groups: Vec<Vec<usize>> = vec![vec![0]];
+    // The gap before each slot, in tile widths.
+    let mut gaps = vec![0f32; slots.len()];
     for s in 1..slots.len() {
         let (a, b) = (slots[s - 1][0], slots[s][0]);
         let gap = along[b] - along[a] - (extent(a) + extent(b)) / 2.0;
+        gaps[s] = gap / tile_w;
         if gap > 0.33 * tile_w {
             groups.push(Vec::new());
         }
@@ -280,6 +283,20 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
             layout.win = Some(slots[group[0]][0]);
         } else {
             layout.concealed.extend(group.iter().map(|&s| slots[s][0]));
+        }
+    }
+    // A winning tile set apart by less than a third of a tile still stands out when the gap
+    // before it is clearly the widest of the run (boxes a little too wide eat into the gap).
+    if let [run] = concealed_groups {
+        if layout.win.is_none() && run.len() >= 5 {
+            let last = gaps[run[run.len() - 1]];
+            let widest_other = run[1..run.len() - 1]
+                .iter()
+                .map(|&s| gaps[s])
+                .fold(f32::MIN, f32::max);
+            if last > 0.15 && last > widest_other + 0.15 {
+                layout.win = layout.concealed.pop();
+            }
         }
     }
     for &i in layout.concealed.iter().chain(&layout.win) {
@@ -817,6 +834,21 @@ mod tests {
         assert_eq!(layout.dora, vec![14], "{layout:?}");
         let read = read_hand(&layout, &d).unwrap();
         assert_eq!(read.notation(), "123m456p789s11122z");
+    }
+
+    #[test]
+    fn a_winning_tile_set_apart_by_a_little_is_still_seen() {
+        // Tiles 30 wide at a 31 pitch; the last one 8 px further (a quarter tile).
+        let mut d = row("123m456p789s1122z", 0.0, 200.0);
+        d.push(det("2z", 13.0 * 31.0 + 8.0, 200.0, false, 0.95, None));
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.win, Some(13), "{layout:?}");
+        // Evenly spaced: no tile is set apart, the last one is taken as the winning tile.
+        let mut d = row("123m456p789s11222z", 0.0, 200.0);
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.win, None, "{layout:?}");
+        let read = read_hand(&layout, &d).unwrap();
+        assert!(!read.win_set_apart);
     }
 
     #[test]
