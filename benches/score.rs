@@ -11,11 +11,15 @@
 //! Run: `cargo bench --bench score`. Under `cargo test` (no `--bench` flag) each benchmark
 //! runs once as a smoke test and the extra timing does a single pass.
 
+#[path = "support/thread_cpu.rs"]
+mod thread_cpu;
+
 use criterion::{Criterion, Throughput};
 use riichi_lens::jsonl::{score_line, Request};
 use riichi_lens::{score, Hand, Rules, WinContext};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+use thread_cpu::thread_cpu;
 
 const HANDS: &str = include_str!("hands.jsonl");
 
@@ -60,33 +64,6 @@ fn score_lines(lines: &[&str]) -> usize {
         bytes += black_box(score_line(black_box(line))).len();
     }
     bytes
-}
-
-/// This thread's CPU time so far (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`, 64-bit Linux
-/// only). On a shared machine it leaves out the time the bench waits for a CPU.
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn thread_cpu() -> Option<Duration> {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut ts = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec with the C layout of 64-bit Linux.
-    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn thread_cpu() -> Option<Duration> {
-    None
 }
 
 /// Best and median of one pass over `passes` passes (after one warm-up pass): wall time,

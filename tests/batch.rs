@@ -119,6 +119,7 @@ fn detection(tile: &str, i: usize) -> Detection {
         detector_score: 0.9,
         rotated,
         probs,
+        turned: None,
     }
 }
 

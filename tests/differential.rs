@@ -8,6 +8,9 @@
 //! Needs the Python virtualenv at `.venv` (create it with `scripts/setup.sh`), or
 //! a Python with `mahjong==2.1.0` installed given as `RIICHI_PYTHON`.
 
+mod common;
+
+use common::yaku_multiset;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -38,24 +41,6 @@ fn python() -> PathBuf {
         );
     }
     p
-}
-
-fn yaku_multiset(v: &Value) -> Vec<(String, i64)> {
-    let mut out: Vec<(String, i64)> = v["yaku"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|y| {
-                    (
-                        y["name"].as_str().unwrap_or("?").to_string(),
-                        y["han"].as_i64().unwrap_or(-1),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
 }
 
 /// `None` when the results agree, else a category label like "fu" or "yaku -pinfu/1 +tanyao/1".

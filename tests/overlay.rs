@@ -646,6 +646,7 @@ fn detection(tile: riichi_lens::Tile, confidence: f32) -> riichi_lens::vision::D
             phi: 0.0,
         },
         probs,
+        turned: None,
     }
 }
 

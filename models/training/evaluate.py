@@ -41,9 +41,9 @@ def in_rbox(px, py, g, shrink=1.0):
     return abs(a) <= h / 2 * shrink and abs(b) <= w / 2 * shrink
 
 
-def eval_synthetic(rec, max_scenes=None):
+def eval_synthetic(rec, max_scenes=None, name="test"):
     from train_det import load_scenes
-    scenes = load_scenes("test")
+    scenes = load_scenes(name)
     if max_scenes:
         scenes = scenes[:max_scenes]
     n_gt = n_ok = n_det_tp = n_pred = n_fp = 0
@@ -291,6 +291,19 @@ def latency(rec, frame, n=30):
             "crop_ms": float(np.median(tc)), "classify_ms": float(np.median(tk)), "tiles_in_frame": len(res)}
 
 
+class OneWay:
+    """A Recognizer that reads each tile once (two_way=False)."""
+
+    def __init__(self, rec):
+        self.rec = rec
+
+    def __call__(self, rgb):
+        return self.rec(rgb, two_way=False)
+
+    def __getattr__(self, name):
+        return getattr(self.rec, name)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--eval-photos", default=None)
@@ -299,13 +312,19 @@ def main():
     ap.add_argument("--json", default=None)
     ap.add_argument("--skip", default="", help="comma list of sections to skip: synthetic,camerash,roboflow,photos,latency")
     ap.add_argument("--synthetic-scenes", type=int, default=None)
+    ap.add_argument("--synthetic-set", default="test",
+                    help="generated scene set for the synthetic section (.cache-train/det/NAME_*.npz), e.g. testneg")
+    ap.add_argument("--one-way", action="store_true",
+                    help="classify each tile once, along the detector's angle (the runtime before 2026-11-23)")
     ap.add_argument("--dump-dir", default=None, help="write crop contact sheets of the eval photos here (not the repo)")
     args = ap.parse_args()
     rec = Recognizer(args.models)
+    if args.one_way:
+        rec = OneWay(rec)
     skip = set(args.skip.split(","))
     out = {}
     if "synthetic" not in skip:
-        out["synthetic"] = eval_synthetic(rec, args.synthetic_scenes)
+        out["synthetic"] = eval_synthetic(rec, args.synthetic_scenes, args.synthetic_set)
         print("synthetic", json.dumps(out["synthetic"]), flush=True)
     if "camerash" not in skip:
         out["camerash"] = eval_camerash(rec)

@@ -27,6 +27,8 @@ from common import (ART_DIR, ART_NAMES, BACK, CACHE, CLASSES, CLS, CROP_H, CROP_
 cv2.setNumThreads(1)
 TEX_W, TEX_H = 96, 128
 KEYBOARD_P = 0.0  # share of scenes with a keyboard distractor (--keyboard)
+HARDNEG_P = 0.0  # share of scenes with tile-sized hard negatives (--hard-negatives)
+NO_WHITE_BACKS = False  # --no-white-backs: back colours clearly distinct from the ivory face
 
 # ----------------------------------------------------------------------------------------------- assets
 _ART = {}
@@ -80,6 +82,25 @@ IVORY = [(246, 243, 232), (250, 250, 246), (240, 232, 210), (236, 236, 228), (25
 # (train_cls.py --drop-white-backs) removes those back crops. Kept here so the generated data stays reproducible.
 BACKS = [(232, 190, 40), (250, 210, 70), (40, 120, 60), (30, 90, 170), (230, 120, 40), (200, 40, 40),
          (30, 30, 30), (120, 60, 150), (70, 160, 200), (245, 245, 240), (60, 140, 110), (210, 160, 40)]
+
+
+def back_is_whiteish(c):
+    """True for a back colour that could pass for an ivory face (bright and unsaturated)."""
+    c = np.asarray(c, np.float32)
+    return bool(c.min() > 165 and c.max() - c.min() < 70)
+
+
+def pick_back(rng):
+    """Back colour of a set. With NO_WHITE_BACKS the near-white entry is skipped and jittered colours that come out
+    bright and unsaturated (ivory-like) are redrawn, so a face-down tile never looks like a blank white dragon."""
+    while True:
+        base = BACKS[rng.integers(len(BACKS))]
+        if NO_WHITE_BACKS and back_is_whiteish(base):
+            continue
+        c = jitter_color(rng, base, 25)
+        if NO_WHITE_BACKS and back_is_whiteish(c):
+            continue
+        return c
 
 
 def jitter_color(rng, c, amt=18):
@@ -174,7 +195,7 @@ def random_style(rng):
     return {
         "black": black,
         "ivory": jitter_color(rng, (35, 35, 38), 10) if black else jitter_color(rng, IVORY[rng.integers(len(IVORY))], 10),
-        "back": jitter_color(rng, BACKS[rng.integers(len(BACKS))], 25),
+        "back": pick_back(rng) if NO_WHITE_BACKS else jitter_color(rng, BACKS[rng.integers(len(BACKS))], 25),
         "art_scale": rng.uniform(0.78, 0.98),
         "stroke": int(rng.choice([-1, 0, 0, 0, 1])),
         "recolor": rng.random() < 0.45,
@@ -337,6 +358,120 @@ def draw_keyboard(rng, img, tile_px):
     warped = cv2.warpAffine(patch, M, (W, H), flags=cv2.INTER_AREA)
     mask = cv2.warpAffine(np.full((ph, pw), 255, np.uint8), M, (W, H))
     img[mask > 127] = warped[mask > 127]
+
+
+def draw_hard_negatives(rng, img, tile_px, n):
+    """Tile-sized, tile-like objects that are not tiles (hard negatives for the class-agnostic detector): light and
+    dark keycaps with legends, dice, playing cards / dominoes, coins, phone screens with app icons, printed text,
+    and isolated two-tone bars that look like a tile's side face. Drawn on the table before the tiles."""
+    H, W = img.shape[:2]
+    for _ in range(n):
+        k = int(rng.integers(8))
+        s = tile_px * rng.uniform(0.6, 1.5)
+        cx, cy = rng.uniform(0, W), rng.uniform(0, H)
+        ang = rng.uniform(-180, 180)
+        if k == 0:  # single keycaps / small key clusters (white or dark, legend)
+            nk = int(rng.integers(1, 5))
+            light = rng.random() < 0.5
+            kc = rng.uniform(205, 252) if light else rng.uniform(15, 60)
+            lg = rng.uniform(0, 70) if light else rng.uniform(170, 255)
+            pw, ph = int(s * (1.15 * nk + 0.2)) + 2, int(s * 1.35) + 2
+            patch = np.full((ph, pw, 3), kc * 0.7, np.uint8)
+            for j in range(nk):
+                x0, y0 = int(s * (0.15 + 1.15 * j)), int(s * 0.15)
+                x1, y1 = int(x0 + s), int(y0 + s * rng.uniform(0.9, 1.1))
+                cv2.rectangle(patch, (x0, y0), (x1, y1), (kc,) * 3, -1)
+                txt = "".join(chr(int(rng.integers(33, 91))) for _ in range(int(rng.choice([1, 1, 2, 3]))))
+                cv2.putText(patch, txt, (x0 + int(s * 0.15), y0 + int(s * 0.55)), cv2.FONT_HERSHEY_SIMPLEX,
+                            s / 45 * rng.uniform(0.5, 1.0), (lg,) * 3, max(1, int(s / 30)), cv2.LINE_AA)
+        elif k == 1:  # die: white (or coloured) rounded square with pips, shaded side
+            d = int(s * rng.uniform(0.5, 0.9)) + 4
+            base = rng.uniform(215, 250) if rng.random() < 0.7 else None
+            col = (base,) * 3 if base is not None else tuple(float(v) for v in rng.integers(40, 230, 3))
+            patch = np.zeros((int(d * 1.3), d, 3), np.uint8)
+            patch[:] = tuple(v * 0.7 for v in col)
+            cv2.rectangle(patch, (0, 0), (d - 1, d - 1), col, -1)
+            pip = (20, 20, 20) if rng.random() < 0.6 else (200, 30, 30)
+            for _ in range(int(rng.integers(1, 7))):
+                cv2.circle(patch, (int(rng.uniform(0.2, 0.8) * d), int(rng.uniform(0.2, 0.8) * d)),
+                           max(1, d // 10), pip, -1, cv2.LINE_AA)
+        elif k == 2:  # playing card / domino / business card: white rectangle, tile-like aspect, pips or text
+            pw = int(s * rng.uniform(0.8, 1.6)) + 4
+            ph = int(pw * rng.uniform(1.2, 1.6)) if rng.random() < 0.6 else int(pw * rng.uniform(0.45, 0.8)) + 4
+            base = rng.uniform(215, 252)
+            patch = np.full((ph, pw, 3), base, np.uint8)
+            ink = (200, 20, 30) if rng.random() < 0.5 else (20, 20, 20)
+            if rng.random() < 0.5:  # pips / domino dots
+                for _ in range(int(rng.integers(1, 10))):
+                    cv2.circle(patch, (int(rng.uniform(0.15, 0.85) * pw), int(rng.uniform(0.15, 0.85) * ph)),
+                               max(1, pw // 12), ink, -1, cv2.LINE_AA)
+                if ph < pw:
+                    cv2.line(patch, (pw // 2, 2), (pw // 2, ph - 3), ink, 1)
+            else:  # text lines / corner index
+                for r in range(int(rng.integers(1, 5))):
+                    txt = "".join(chr(int(rng.integers(48, 91))) for _ in range(int(rng.integers(1, 6))))
+                    cv2.putText(patch, txt, (2, int(ph * (0.25 + 0.2 * r))), cv2.FONT_HERSHEY_SIMPLEX,
+                                pw / 90, ink, 1, cv2.LINE_AA)
+        elif k == 3:  # coin
+            d = int(s * rng.uniform(0.6, 1.1)) + 4
+            patch = np.zeros((d, d, 3), np.uint8)
+            col = jitter_color(rng, [(200, 160, 60), (190, 190, 195), (170, 110, 60)][rng.integers(3)], 20)
+            cv2.circle(patch, (d // 2, d // 2), d // 2 - 1, col, -1, cv2.LINE_AA)
+            cv2.circle(patch, (d // 2, d // 2), int(d * 0.38), tuple(v * 0.8 for v in col), 1, cv2.LINE_AA)
+            cv2.putText(patch, str(int(rng.integers(1, 100))), (d // 4, int(d * 0.62)), cv2.FONT_HERSHEY_SIMPLEX,
+                        d / 70, tuple(v * 0.6 for v in col), 1, cv2.LINE_AA)
+            mask = np.zeros((d, d), np.uint8)
+            cv2.circle(mask, (d // 2, d // 2), d // 2 - 1, 255, -1)
+            _paste(img, patch, cx, cy, ang, mask)
+            continue
+        elif k == 4:  # phone screen with an icon grid
+            pw = int(s * rng.uniform(2.0, 4.0)) + 6
+            ph = int(pw * rng.uniform(1.8, 2.2))
+            patch = np.full((ph, pw, 3), rng.uniform(5, 40), np.uint8)
+            ic = max(3, pw // 6)
+            for i in range(int(ph / (ic * 1.6))):
+                for j in range(4):
+                    col = tuple(float(v) for v in rng.integers(30, 256, 3))
+                    x0, y0 = int(pw * 0.08 + j * pw * 0.23), int(ph * 0.06 + i * ic * 1.6)
+                    if y0 + ic < ph:
+                        cv2.rectangle(patch, (x0, y0), (x0 + ic, y0 + ic), col, -1)
+        elif k == 5:  # printed text / label
+            txt = "".join(chr(int(rng.integers(33, 126))) for _ in range(int(rng.integers(1, 6))))
+            fs = s / 35 * rng.uniform(0.5, 1.2)
+            (tw, th), _ = cv2.getTextSize(txt, cv2.FONT_HERSHEY_SIMPLEX, fs, max(1, int(s / 20)))
+            bg = rng.uniform(0, 255)
+            patch = np.full((th * 2 + 4, tw + 4, 3), bg, np.uint8)
+            cv2.putText(patch, txt, (2, th + 2), cv2.FONT_HERSHEY_SIMPLEX, fs, (255 - bg,) * 3, max(1, int(s / 20)),
+                        cv2.LINE_AA)
+        elif k == 6:  # isolated tile side face: ivory strip + coloured back strip (no art)
+            pw = int(s * rng.uniform(0.5, 0.9)) + 3
+            ph = int(s * rng.uniform(1.25, 1.45)) + 3
+            iv = jitter_color(rng, IVORY[rng.integers(len(IVORY))], 10)
+            bk = pick_back(rng)
+            patch = np.zeros((ph, pw, 3), np.uint8)
+            f = rng.uniform(0.4, 0.8)
+            patch[:, : int(pw * f)] = iv
+            patch[:, int(pw * f):] = bk
+        else:  # mouse / remote-like rounded blob with buttons
+            pw, ph = int(s * rng.uniform(0.8, 1.4)) + 4, int(s * rng.uniform(1.3, 2.2)) + 4
+            col = rng.uniform(20, 240)
+            patch = np.full((ph, pw, 3), col, np.uint8)
+            cv2.line(patch, (pw // 2, 0), (pw // 2, ph // 3), (col * 0.6,) * 3, 1)
+            mask = np.zeros((ph, pw), np.uint8)
+            cv2.ellipse(mask, (pw // 2, ph // 2), (pw // 2 - 1, ph // 2 - 1), 0, 0, 360, 255, -1)
+            _paste(img, patch, cx, cy, ang, mask)
+            continue
+        _paste(img, patch, cx, cy, ang)
+
+
+def _paste(img, patch, cx, cy, ang, mask=None):
+    H, W = img.shape[:2]
+    ph, pw = patch.shape[:2]
+    M = cv2.getRotationMatrix2D((pw / 2, ph / 2), ang, 1.0)
+    M[:, 2] += (cx - pw / 2, cy - ph / 2)
+    warped = cv2.warpAffine(patch, M, (W, H), flags=cv2.INTER_LINEAR)
+    m = cv2.warpAffine(np.full((ph, pw), 255, np.uint8) if mask is None else mask, M, (W, H))
+    img[m > 127] = warped[m > 127]
 
 
 # ----------------------------------------------------------------------------------------------- 3-D tiles
@@ -603,6 +738,8 @@ def render_scene(rng, W, H, tile_range=(13, 110)):
     draw_distractors(rng, img, int(rng.integers(0, 6)))
     if KEYBOARD_P > 0 and rng.random() < KEYBOARD_P:
         draw_keyboard(rng, img, tile_px)
+    if HARDNEG_P > 0 and rng.random() < HARDNEG_P:
+        draw_hard_negatives(rng, img, tile_px, int(rng.integers(3, 12)))
     img = img.astype(np.float32)
     light = np.array([rng.normal(0, 0.6), rng.normal(0, 0.6), rng.uniform(0.5, 1.5)])
     light /= np.linalg.norm(light)
@@ -792,9 +929,16 @@ def main():
     ap.add_argument("--out", default=CACHE)
     ap.add_argument("--preview", type=int, default=0, help="also write this many PNG previews with boxes")
     ap.add_argument("--keyboard", type=float, default=0.0, help="share of scenes with a keyboard distractor")
+    ap.add_argument("--hard-negatives", type=float, default=0.0,
+                    help="share of scenes with 3-11 tile-sized non-tile objects (keycaps, dice, cards, coins, phones, "
+                         "text, tile-side bars)")
+    ap.add_argument("--no-white-backs", action="store_true",
+                    help="never use near-white (ivory-like) back colours")
     args = ap.parse_args()
-    global KEYBOARD_P
+    global KEYBOARD_P, HARDNEG_P, NO_WHITE_BACKS
     KEYBOARD_P = args.keyboard
+    HARDNEG_P = args.hard_negatives
+    NO_WHITE_BACKS = args.no_white_backs
     rng = np.random.default_rng(args.seed * 1000 + args.shard)
     os.makedirs(os.path.join(args.out, "det"), exist_ok=True)
     os.makedirs(os.path.join(args.out, "cls"), exist_ok=True)

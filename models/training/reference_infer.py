@@ -30,6 +30,15 @@ from common import CLASSES, CROP_H, CROP_W, crop_affine  # noqa: E402
 
 SCORE_T = 0.30
 INPUT_LONG = 640
+# The two-way reading (see Recognizer.__call__), as in src/vision/mod.rs.
+ANGLE_WEIGHT = 0.4
+SNAP_TOLERANCE = math.radians(15.0)
+
+
+def axis_difference(a, b):
+    """Angle difference on axes (mod pi), in 0..pi/2."""
+    d = (a - b) % math.pi
+    return min(d, math.pi - d)
 
 
 class Recognizer:
@@ -96,20 +105,64 @@ class Recognizer:
         x = np.ascontiguousarray(crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
         return self.cls.run(None, {"crops": x})[0]
 
-    def __call__(self, rgb):
+    @staticmethod
+    def up_axis(phis):
+        """The hand's up axis (mod pi) from the tiles' up axes: upright and sideways tiles agree
+        mod pi/2, and upright tiles are the majority (as `layout::up_axis` in the Rust runtime)."""
+        if not phis:
+            return -math.pi / 2
+        axis = math.atan2(sum(math.sin(4 * p) for p in phis), sum(math.cos(4 * p) for p in phis)) / 4
+        votes = sum(axis_difference(p, axis) < math.pi / 4 for p in phis)
+        return axis if 2 * votes >= len(phis) else axis + math.pi / 2
+
+    @staticmethod
+    def snapped(b, axis):
+        """`b` with its up axis turned to `axis`, extents measured along and across it."""
+        ux, uy = math.cos(b["phi"]), math.sin(b["phi"])
+        vx, vy = -uy, ux
+        corners = [(b["cx"] + sx * vx * b["w"] / 2 + sy * ux * b["h"] / 2,
+                    b["cy"] + sx * vy * b["w"] / 2 + sy * uy * b["h"] / 2) for sx in (-1, 1) for sy in (-1, 1)]
+        ax, ay = math.cos(axis), math.sin(axis)
+        along = [x * ax + y * ay for x, y in corners]
+        across = [-x * ay + y * ax for x, y in corners]
+        e1, e2 = max(along) - min(along), max(across) - min(across)
+        return dict(b, w=min(e1, e2), h=max(e1, e2), phi=axis)
+
+    def __call__(self, rgb, two_way=True):
+        """Detect and classify. With `two_way` (what the Rust runtime does), every tile is classified
+        twice, its up axis along the hand's up axis and across it; the log-ratio of the two top
+        probabilities plus ANGLE_WEIGHT times the detector's angle offset is the evidence that it lies
+        sideways, and the matching reading is kept. Without it, one reading along the detector's angle."""
         import time
         t0 = time.perf_counter()
         boxes = self.detect(rgb)
         t1 = time.perf_counter()
-        cr = self.crops(rgb, boxes)
+        if two_way:
+            up = self.up_axis([b["phi"] for b in boxes])
+            hyps = []
+            for b in boxes:
+                for axis in (up, up + math.pi / 2):
+                    hyps.append(b if axis_difference(b["phi"], axis) <= SNAP_TOLERANCE else self.snapped(b, axis))
+            cr = self.crops(rgb, hyps)
+        else:
+            cr = self.crops(rgb, boxes)
         t2 = time.perf_counter()
         probs = self.classify(cr)
         t3 = time.perf_counter()
         self.timing = {"detect_ms": (t1 - t0) * 1e3, "crop_ms": (t2 - t1) * 1e3, "classify_ms": (t3 - t2) * 1e3}
         res = []
-        for b, p in zip(boxes, probs):
-            k = int(np.argmax(p))
+        for i, b in enumerate(boxes):
             ux, uy = math.cos(b["phi"]), math.sin(b["phi"])
+            if two_way:
+                pu, ps = probs[2 * i], probs[2 * i + 1]
+                angle = axis_difference(b["phi"], up) / (math.pi / 4) - 1
+                evidence = math.log(max(float(ps.max()), 1e-6) / max(float(pu.max()), 1e-6)) + ANGLE_WEIGHT * angle
+                sideways = evidence > 0
+                p = ps if sideways else pu
+            else:
+                p = probs[i]
+                sideways = abs(ux) > abs(uy)
+            k = int(np.argmax(p))
             vx, vy = -uy, ux
             hw, hh = b["w"] / 2, b["h"] / 2
             quad = [(b["cx"] + sx * vx * hw + sy * ux * hh, b["cy"] + sx * vy * hw + sy * uy * hh)
@@ -120,7 +173,7 @@ class Recognizer:
                 "tile": CLASSES[k],
                 "box": [round(min(xs_), 1), round(min(ys_), 1), round(max(xs_), 1), round(max(ys_), 1)],
                 "confidence": round(float(p[k]), 4),
-                "sideways": bool(abs(ux) > abs(uy)),
+                "sideways": bool(sideways),
                 "det_score": round(b["score"], 4),
                 "angle_deg": round(math.degrees(b["phi"]), 1),
                 "quad": [[round(a, 1), round(c, 1)] for a, c in quad],

@@ -25,16 +25,20 @@ cv2.setNumThreads(1)
 STRIDE = 8
 
 
-def load_scenes(name):
-    """-> list of (rgb uint8 HxWx3, labels [n,7] = cls,cx,cy,w,h,phi,ignore)"""
+def load_scenes(name, with_shard=False):
+    """-> list of (rgb uint8 HxWx3, labels [n,7] = cls,cx,cy,w,h,phi,ignore)
+    (with_shard=True: also return the shard number of each scene)"""
     out = []
+    shards = []
     for f in sorted(glob.glob(os.path.join(CACHE, "det", f"{name}_*.npz"))):
         d = np.load(f, allow_pickle=True)
+        shard = int(os.path.basename(f)[len(name) + 1:-4])
         offs, labs = d["offsets"], d["labels"]
         for i, buf in enumerate(d["jpg"]):
             im = cv2.cvtColor(cv2.imdecode(np.frombuffer(buf, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
             out.append((im, labs[offs[i]:offs[i + 1]].copy()))
-    return out
+            shards.append(shard)
+    return (out, shards) if with_shard else out
 
 
 def roboflow_scenes(splits):
@@ -183,15 +187,18 @@ def main():
     ap.add_argument("--ckpt", default=os.path.join(CACHE, "ckpt_det.pt"))
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--threads-file", default=None, help="switch to 2 threads once this file exists")
+    ap.add_argument("--boost-from", type=int, default=None, help="oversample synthetic shards with this number or higher")
+    ap.add_argument("--boost", type=int, default=3, help="repeat factor of the --boost-from shards")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     models.FP32_DILATED_DW = True
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
-    syn = load_scenes("train")
-    land = [i for i, (im, _) in enumerate(syn) if im.shape[1] > im.shape[0]]
-    port = [i for i, (im, _) in enumerate(syn) if im.shape[1] <= im.shape[0]]
+    syn, shard_of = load_scenes("train", with_shard=True)
+    rep = [args.boost if args.boost_from is not None and sh >= args.boost_from else 1 for sh in shard_of]
+    land = [i for i, (im, _) in enumerate(syn) if im.shape[1] > im.shape[0] for _ in range(rep[i])]
+    port = [i for i, (im, _) in enumerate(syn) if im.shape[1] <= im.shape[0] for _ in range(rep[i])]
     real = roboflow_scenes(["train", "valid"])
     print(f"scenes: {len(land)} landscape, {len(port)} portrait, {len(real)} roboflow ({time.time() - t0:.0f}s)", flush=True)
     model = TileDetector().to(memory_format=torch.channels_last)
@@ -221,7 +228,7 @@ def main():
             H, W = (384, 640) if rng.random() < 0.7 else (640, 384)
             idx = rng.integers(0, len(real), args.bs)
             batch = batch_from(rng, real, idx, H, W, syn=False)
-        elif r < args.real_frac + (1 - args.real_frac) * len(port) / max(1, len(syn)):
+        elif r < args.real_frac + (1 - args.real_frac) * len(port) / max(1, len(port) + len(land)):
             idx = rng.choice(port, args.bs)
             batch = batch_from(rng, syn, idx, 640, 384)
         else:

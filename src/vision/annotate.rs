@@ -153,6 +153,7 @@ mod tests {
             detector_score: 0.9,
             rotated,
             probs: [0.0; crate::vision::CLASS_COUNT],
+            turned: None,
         };
         draw(&mut image, &[d], &[]);
         let at = |x: usize, y: usize| &image.pixels[(y * 200 + x) * 3..(y * 200 + x) * 3 + 3];

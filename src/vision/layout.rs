@@ -44,7 +44,7 @@ pub struct Layout {
 }
 
 /// Angle difference on axes (mod π), in 0..=π/2.
-fn axis_difference(a: f32, b: f32) -> f32 {
+pub(crate) fn axis_difference(a: f32, b: f32) -> f32 {
     let d = (a - b).rem_euclid(std::f32::consts::PI);
     d.min(std::f32::consts::PI - d)
 }
@@ -57,46 +57,70 @@ fn median(mut values: Vec<f32>) -> f32 {
     values[values.len() / 2]
 }
 
+/// The hand's up axis (mod π) from the tiles' up axes: upright and sideways tiles agree on the
+/// axis mod π/2, and upright tiles are the majority.
+pub(crate) fn up_axis(phis: &[f32]) -> f32 {
+    let (mut c4, mut s4) = (0f32, 0f32);
+    for phi in phis {
+        c4 += (4.0 * phi).cos();
+        s4 += (4.0 * phi).sin();
+    }
+    let axis = s4.atan2(c4) / 4.0;
+    let near = |phi: f32| axis_difference(phi, axis) < std::f32::consts::FRAC_PI_4;
+    let votes = phis.iter().filter(|&&phi| near(phi)).count();
+    if 2 * votes >= phis.len() {
+        axis
+    } else {
+        axis + std::f32::consts::FRAC_PI_2
+    }
+}
+
+/// The direction of the rows from the tiles' positions: the median direction from each tile to
+/// its nearest neighbour ahead, within 30° of `guess` and 2.5 tile widths. Falls back to
+/// `guess` with too few neighbours.
+fn row_direction(detections: &[Detection], guess: (f32, f32), tile_w: f32) -> (f32, f32) {
+    let base = guess.1.atan2(guess.0);
+    let cone = 30f32.to_radians().cos();
+    let mut turns: Vec<f32> = Vec::new();
+    for a in detections {
+        let mut nearest: Option<(f32, f32)> = None;
+        for b in detections {
+            let (dx, dy) = (b.rotated.cx - a.rotated.cx, b.rotated.cy - a.rotated.cy);
+            let dist = dx.hypot(dy);
+            let ahead = dx * guess.0 + dy * guess.1;
+            let in_cone = dist > 0.0 && dist <= 2.5 * tile_w && ahead >= cone * dist;
+            if in_cone && nearest.is_none_or(|(d, _)| dist < d) {
+                nearest = Some((dist, dy.atan2(dx)));
+            }
+        }
+        if let Some((_, angle)) = nearest {
+            let turn = (angle - base + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU)
+                - std::f32::consts::PI;
+            turns.push(turn);
+        }
+    }
+    if turns.len() < 3 {
+        return guess;
+    }
+    let angle = base + median(turns);
+    (angle.cos(), angle.sin())
+}
+
 /// Lays out the detections and marks the sideways ones.
 pub fn lay_out(detections: &mut [Detection]) -> Layout {
     if detections.is_empty() {
         return Layout::default();
     }
-    // Up axes mod π/2: upright and sideways tiles agree on the doubled-doubled angle.
-    let (mut c4, mut s4) = (0f32, 0f32);
-    for d in detections.iter() {
-        c4 += (4.0 * d.rotated.phi).cos();
-        s4 += (4.0 * d.rotated.phi).sin();
-    }
-    let axis = s4.atan2(c4) / 4.0;
-    let other = axis + std::f32::consts::FRAC_PI_2;
-    let near = |phi: f32, a: f32| axis_difference(phi, a) < std::f32::consts::FRAC_PI_4;
-    let votes = detections
-        .iter()
-        .filter(|d| near(d.rotated.phi, axis))
-        .count();
-    let mut up = if 2 * votes >= detections.len() {
-        axis
-    } else {
-        other
-    };
+    let mut up = up_axis(&detections.iter().map(|d| d.rotated.phi).collect::<Vec<_>>());
     for d in detections.iter_mut() {
-        d.sideways = !near(d.rotated.phi, up);
+        if d.turned.is_none() {
+            d.sideways = axis_difference(d.rotated.phi, up) >= std::f32::consts::FRAC_PI_4;
+        }
     }
     // Tops towards the top of the photo.
     if up.sin() > 0.0 || (up.sin().abs() < 1e-3 && up.cos() > 0.0) {
         up += std::f32::consts::PI;
     }
-    let (ux, uy) = (up.cos(), up.sin());
-    let (rx, ry) = (-uy, ux);
-    let along: Vec<f32> = detections
-        .iter()
-        .map(|d| d.rotated.cx * rx + d.rotated.cy * ry)
-        .collect();
-    let across: Vec<f32> = detections
-        .iter()
-        .map(|d| -(d.rotated.cx * ux + d.rotated.cy * uy))
-        .collect();
     let upright: Vec<&Detection> = detections.iter().filter(|d| !d.sideways).collect();
     let tile_h = median(
         upright
@@ -121,6 +145,19 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
         );
         (all, all * 0.75)
     };
+
+    // The row runs where neighbouring tiles sit, which in a perspective or tilted shot can be
+    // several degrees off the tiles' own axes: enough to cut a long row in two.
+    let (rx, ry) = row_direction(detections, (-up.sin(), up.cos()), tile_w);
+    let (ux, uy) = (ry, -rx);
+    let along: Vec<f32> = detections
+        .iter()
+        .map(|d| d.rotated.cx * rx + d.rotated.cy * ry)
+        .collect();
+    let across: Vec<f32> = detections
+        .iter()
+        .map(|d| -(d.rotated.cx * ux + d.rotated.cy * uy))
+        .collect();
 
     // Rows: split the tiles where the gap across the row direction is large.
     let mut order: Vec<usize> = (0..detections.len()).collect();
@@ -194,9 +231,12 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     };
     // Groups: runs of slots separated by gaps wider than a third of a tile.
     let mut groups: Vec<Vec<usize>> = vec![vec![0]];
+    // The gap before each slot, in tile widths.
+    let mut gaps = vec![0f32; slots.len()];
     for s in 1..slots.len() {
         let (a, b) = (slots[s - 1][0], slots[s][0]);
         let gap = along[b] - along[a] - (extent(a) + extent(b)) / 2.0;
+        gaps[s] = gap / tile_w;
         if gap > 0.33 * tile_w {
             groups.push(Vec::new());
         }
@@ -209,10 +249,33 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
             .iter()
             .any(|&i| detections[i].sideways || detections[i].tile == Face::Back)
     };
-    let meld_start = groups
+    let marked = groups
         .iter()
         .position(|g| g.iter().any(|&s| marks(s)))
         .unwrap_or(groups.len());
+    let tiles_in = |gs: &[Vec<usize>]| -> usize {
+        gs.iter()
+            .flat_map(|g| g.iter().map(|&s| slots[s].len()))
+            .sum()
+    };
+    // A winning hand holds 14 tiles plus one per kan: with m melds, 14 − 3m are concealed
+    // (winning tile included) and the melds hold 3m to 4m. When the sideways marks do not
+    // split the row that way (a called tile read upright, a concealed one read sideways),
+    // the first split that does is taken.
+    let fits = |p: usize| {
+        let (concealed, melded) = (tiles_in(&groups[..p]), tiles_in(&groups[p..]));
+        let melds = 14usize.saturating_sub(concealed) / 3;
+        concealed <= 14 && (14 - concealed) % 3 == 0 && (3 * melds..=4 * melds).contains(&melded)
+    };
+    // A lone tile right after the first run is the winning tile set apart, and what follows
+    // it can only be melds; a pon next to the concealed run fits the count either way.
+    let after_win = (groups.len() > 2 && tiles_in(&groups[1..2]) == 1).then_some(2);
+    let marked = marked.max(1);
+    let meld_start = after_win.unwrap_or(if fits(marked) {
+        marked
+    } else {
+        (1..=groups.len()).find(|&p| fits(p)).unwrap_or(marked)
+    });
     let concealed_groups = &groups[..meld_start];
     for (n, group) in concealed_groups.iter().enumerate() {
         let last = n + 1 == concealed_groups.len();
@@ -222,37 +285,75 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
             layout.concealed.extend(group.iter().map(|&s| slots[s][0]));
         }
     }
+    // A winning tile set apart by less than a third of a tile still stands out when the gap
+    // before it is clearly the widest of the run (boxes a little too wide eat into the gap).
+    if let [run] = concealed_groups {
+        if layout.win.is_none() && run.len() >= 5 {
+            let last = gaps[run[run.len() - 1]];
+            let widest_other = run[1..run.len() - 1]
+                .iter()
+                .map(|&s| gaps[s])
+                .fold(f32::MIN, f32::max);
+            if last > 0.15 && last > widest_other + 0.15 {
+                layout.win = layout.concealed.pop();
+            }
+        }
+    }
+    for &i in layout.concealed.iter().chain(&layout.win) {
+        detections[i].set_sideways(false);
+    }
+    // No meld has fewer than three tiles: a run that short was cut by a gap measured wrong
+    // (a called tile taken for upright is narrower along the row), so it joins the next run.
+    let mut meld_runs: Vec<Vec<usize>> = Vec::new();
     for group in &groups[meld_start..] {
-        split_melds(group, &slots, detections, &mut layout);
+        match meld_runs.last_mut() {
+            Some(last) if tiles_in(std::slice::from_ref(last)) < 3 => last.extend(group),
+            _ => meld_runs.push(group.clone()),
+        }
+    }
+    for run in &meld_runs {
+        split_melds(run, &slots, detections, &mut layout);
     }
     layout
 }
 
-/// Splits a run of meld slots into melds: a closed kan is four slots with two backs; otherwise
-/// each meld has one sideways slot and three or four tiles.
+/// How strongly a tile looks sideways; without the two readings, the flag itself.
+fn sideways_evidence(d: &Detection) -> f32 {
+    match &d.turned {
+        Some(t) => t.evidence,
+        None if d.sideways => 1.0,
+        None => -1.0,
+    }
+}
+
+/// Splits a run of meld slots into melds: a closed kan is four slots with two backs; an open
+/// kan four slots of one face; otherwise three slots. An open meld has exactly one called
+/// (sideways) slot, so the slot that looks most sideways is taken as the called one.
 fn split_melds(
     group: &[usize],
     slots: &[Vec<usize>],
-    detections: &[Detection],
+    detections: &mut [Detection],
     layout: &mut Layout,
 ) {
-    let is_back = |s: usize| detections[slots[s][0]].tile == Face::Back;
-    let is_sideways = |s: usize| detections[slots[s][0]].sideways;
-    let face_of = |s: usize| match detections[slots[s][0]].tile {
-        Face::Tile(t) => Some(t.kind()),
-        Face::Back => None,
-    };
     let mut rest = group;
     while !rest.is_empty() {
+        let is_back = |s: usize| detections[slots[s][0]].tile == Face::Back;
+        let face_of = |s: usize| match detections[slots[s][0]].tile {
+            Face::Tile(t) => Some(t.kind()),
+            Face::Back => None,
+        };
         let backs = rest.iter().take(4).filter(|&&s| is_back(s)).count();
         let size = if rest.len() >= 4 && backs >= 2 {
             4
         } else if rest.len() >= 4 {
-            // A fourth copy of the same face makes an open kan when the four hold exactly one
-            // sideways tile (three tiles without one cannot be a meld on their own).
-            let same = face_of(rest[3]).is_some() && face_of(rest[3]) == face_of(rest[0]);
-            let one_called = rest[..4].iter().filter(|&&s| is_sideways(s)).count() == 1;
-            if same && one_called {
+            // Four copies of one face can only be a kan: there are no more in the set.
+            let first = face_of(rest[0]);
+            let same = first.is_some() && rest[1..4].iter().all(|&s| face_of(s) == first);
+            let called = rest[..4]
+                .iter()
+                .filter(|&&s| detections[slots[s][0]].sideways)
+                .count();
+            if same && called <= 1 {
                 4
             } else {
                 3
@@ -266,18 +367,32 @@ fn split_melds(
                 layout.unplaced.extend(slots[s].iter().copied());
             }
         } else {
+            let closed_kan = chunk.iter().filter(|&&s| is_back(s)).count() >= 2;
+            let called_slot = (!closed_kan)
+                .then(|| {
+                    chunk.iter().copied().max_by(|&a, &b| {
+                        let e = |s: usize| sideways_evidence(&detections[slots[s][0]]);
+                        e(a).total_cmp(&e(b))
+                    })
+                })
+                .flatten();
             let mut tiles = Vec::new();
             let mut called = None;
             let mut stacked = false;
             for &s in chunk {
-                if is_sideways(s) && called.is_none() {
+                let is_called = Some(s) == called_slot;
+                for &i in &slots[s] {
+                    detections[i]
+                        .set_sideways(is_called || (slots[s].len() > 1 && detections[i].sideways));
+                }
+                if is_called {
                     called = Some(tiles.len());
                 }
                 stacked |= slots[s].len() > 1;
                 tiles.extend(slots[s].iter().copied());
             }
             layout.melds.push(MeldSpot {
-                closed_kan: chunk.iter().filter(|&&s| is_back(s)).count() >= 2,
+                closed_kan,
                 tiles,
                 called,
                 stacked,
@@ -640,6 +755,7 @@ mod tests {
                 phi: if sideways { 0.0 } else { -FRAC_PI_2 },
             },
             probs,
+            turned: None,
         }
     }
 
@@ -703,6 +819,60 @@ mod tests {
         let layout = lay_out(&mut d);
         let read = read_hand(&layout, &d).unwrap();
         assert_eq!(read.notation(), "123m456p789s11122z");
+    }
+
+    #[test]
+    fn rows_follow_where_tiles_sit_not_their_angles() {
+        // A perspective shot: the tiles stand upright in the image, but the row climbs 11°,
+        // which over 14 tiles moves the last one 80 px across the tiles' own axis.
+        let mut d = row("123m456p789s11122z", 0.0, 300.0);
+        for (i, t) in d.iter_mut().enumerate() {
+            t.rotated.cy -= 0.2 * 31.0 * i as f32;
+        }
+        d.push(det("3m", 40.0, 200.0, false, 0.95, None));
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.dora, vec![14], "{layout:?}");
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "123m456p789s11122z");
+    }
+
+    #[test]
+    fn a_winning_tile_set_apart_by_a_little_is_still_seen() {
+        // Tiles 30 wide at a 31 pitch; the last one 8 px further (a quarter tile).
+        let mut d = row("123m456p789s1122z", 0.0, 200.0);
+        d.push(det("2z", 13.0 * 31.0 + 8.0, 200.0, false, 0.95, None));
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.win, Some(13), "{layout:?}");
+        // Evenly spaced: no tile is set apart, the last one is taken as the winning tile.
+        let mut d = row("123m456p789s11222z", 0.0, 200.0);
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.win, None, "{layout:?}");
+        let read = read_hand(&layout, &d).unwrap();
+        assert!(!read.win_set_apart);
+    }
+
+    #[test]
+    fn a_meld_cut_short_by_a_wide_gap_joins_the_next_run() {
+        let mut d = row("456p123789s11z", 0.0, 200.0);
+        let mut x = 11.0 * 31.0 + 30.0;
+        // A pon with its called tile last, spaced wider than the tiles before it.
+        for (face, sideways, step) in [("2m", false, 31.0), ("2m", false, 48.0), ("2m", true, 0.0)]
+        {
+            d.push(det(
+                face,
+                x + if sideways { 5.0 } else { 0.0 },
+                200.0,
+                sideways,
+                0.95,
+                None,
+            ));
+            x += step;
+        }
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.melds.len(), 1, "{layout:?}");
+        assert_eq!(layout.melds[0].called, Some(2));
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "456p123789s11z [222*m]");
     }
 
     #[test]

@@ -123,9 +123,51 @@ pub struct Detection {
     /// Probability of every class, in class order.
     #[serde(skip)]
     pub probs: [f32; CLASS_COUNT],
+    /// The tile read both ways against the hand's row, for the layout step to settle which
+    /// way it lies; `None` when only one reading was made.
+    #[serde(skip)]
+    pub turned: Option<Box<Turned>>,
 }
 
+/// A tile classified twice, with its up axis snapped to the hand's up axis and across it.
+///
+/// The detector's angle alone is not enough to tell a called tile: on a sideways tile it often
+/// lands between the two axes, or on the neighbours' axis. The classifier, which only ever saw
+/// tiles upright (or upside down), reads the right orientation far more confidently, so the
+/// ratio of the two readings is the main evidence, with the detector's angle as a tie-break.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turned {
+    /// Positive when the tile more likely lies sideways.
+    pub evidence: f32,
+    pub upright: [f32; CLASS_COUNT],
+    pub sideways: [f32; CLASS_COUNT],
+}
+
+/// Weight of the detector's angle against the classifier's log-ratio in [`Turned::evidence`]:
+/// an angle fully across the row adds this much.
+const ANGLE_WEIGHT: f32 = 0.4;
+/// Up to this far off an axis, the detector's own box is kept for the crop: in tilted and
+/// perspective photos single tiles are legitimately a little off the hand's axis.
+const SNAP_TOLERANCE: f32 = 15.0 * std::f32::consts::PI / 180.0;
+
 impl Detection {
+    /// Lays the tile upright or sideways, taking the matching reading when both were made.
+    pub fn set_sideways(&mut self, sideways: bool) {
+        self.sideways = sideways;
+        if let Some(turned) = &self.turned {
+            self.probs = if sideways {
+                turned.sideways
+            } else {
+                turned.upright
+            };
+            let best = (0..CLASS_COUNT)
+                .max_by(|&a, &b| self.probs[a].total_cmp(&self.probs[b]))
+                .unwrap_or(BACK_CLASS);
+            self.tile = Face::from_class(best).unwrap_or(Face::Back);
+            self.confidence = self.probs[best];
+        }
+    }
+
     /// Faces by decreasing probability.
     pub fn ranked(&self) -> Vec<(Face, f32)> {
         let mut ranked: Vec<(Face, f32)> = (0..CLASS_COUNT)
@@ -192,26 +234,50 @@ impl Recognizer {
         Recognizer::load(&runtime::models_dir()?, 1)
     }
 
-    /// Detects and classifies every tile in an image.
+    /// Detects and classifies every tile in an image. Each tile is read upright and sideways
+    /// against the hand's up axis (see [`Turned`]); `sideways` starts from that evidence and the
+    /// layout step settles it.
     pub fn recognize(&mut self, image: &Rgb) -> Result<Vec<Detection>, VisionError> {
         let boxes = self.detect(image)?;
-        let probs = self.classify(image, &boxes.iter().map(|b| b.0).collect::<Vec<_>>())?;
+        let up = layout::up_axis(&boxes.iter().map(|b| b.0.phi).collect::<Vec<_>>());
+        let mut crops: Vec<RotatedBox> = Vec::with_capacity(2 * boxes.len());
+        for (b, _) in &boxes {
+            let across = up + std::f32::consts::FRAC_PI_2;
+            for axis in [up, across] {
+                crops.push(if layout::axis_difference(b.phi, axis) <= SNAP_TOLERANCE {
+                    *b
+                } else {
+                    snapped(b, axis)
+                });
+            }
+        }
+        let probs = self.classify(image, &crops)?;
         Ok(boxes
             .into_iter()
-            .zip(probs)
-            .map(|((rotated, score), probs)| {
-                let best = (0..CLASS_COUNT)
-                    .max_by(|&a, &b| probs[a].total_cmp(&probs[b]))
-                    .unwrap_or(0);
-                Detection {
-                    tile: Face::from_class(best).unwrap_or(Face::Back),
+            .zip(probs.chunks_exact(2))
+            .map(|((rotated, score), pair)| {
+                let (upright, sideways) = (pair[0], pair[1]);
+                let top = |p: &[f32; CLASS_COUNT]| p.iter().copied().fold(1e-6f32, f32::max);
+                let angle =
+                    layout::axis_difference(rotated.phi, up) / std::f32::consts::FRAC_PI_4 - 1.0;
+                let turned = Turned {
+                    evidence: (top(&sideways) / top(&upright)).ln() + ANGLE_WEIGHT * angle,
+                    upright,
+                    sideways,
+                };
+                let sideways = turned.evidence > 0.0;
+                let mut d = Detection {
+                    tile: Face::Back,
                     bounds: rotated.bounds(),
-                    confidence: probs[best],
-                    sideways: false,
+                    confidence: 0.0,
+                    sideways,
                     detector_score: score,
                     rotated,
-                    probs,
-                }
+                    probs: [0.0; CLASS_COUNT],
+                    turned: Some(Box::new(turned)),
+                };
+                d.set_sideways(sideways);
+                d
             })
             .collect())
     }
@@ -286,6 +352,25 @@ impl Recognizer {
         Ok((0..boxes.len())
             .map(|n| std::array::from_fn(|c| probs[[n, c]]))
             .collect())
+    }
+}
+
+/// `b` with its up axis turned to `axis` and its extents measured along and across it, so a
+/// box the detector drew between two orientations still covers the tile.
+fn snapped(b: &RotatedBox, axis: f32) -> RotatedBox {
+    let (ux, uy) = (axis.cos(), axis.sin());
+    let (mut along, mut across) = ((f32::MAX, f32::MIN), (f32::MAX, f32::MIN));
+    for (x, y) in b.corners() {
+        let (a, c) = (x * ux + y * uy, -x * uy + y * ux);
+        along = (along.0.min(a), along.1.max(a));
+        across = (across.0.min(c), across.1.max(c));
+    }
+    let (e1, e2) = (along.1 - along.0, across.1 - across.0);
+    RotatedBox {
+        w: e1.min(e2),
+        h: e1.max(e2),
+        phi: axis,
+        ..*b
     }
 }
 

@@ -87,6 +87,7 @@ impl Rgb {
         Rgb::decode(&bytes)
     }
 
+    #[cfg(test)]
     fn at(&self, x: usize, y: usize, c: usize) -> u8 {
         self.pixels[(y * self.width as usize + x) * 3 + c]
     }
@@ -216,21 +217,31 @@ impl Level {
                 pixels: image.pixels.iter().map(|&p| f32::from(p)).collect(),
             };
         }
+        // Block sums, accumulated a source row at a time over contiguous slices. A block is
+        // clipped to the image, which only happens when the image is narrower or shorter than
+        // one block (its level is then 1 pixel wide or high).
+        let (src_w, src_h) = (image.width as usize, image.height as usize);
+        let block_w = k.min(src_w);
+        let block_h = k.min(src_h);
+        let norm = 1.0 / (block_w * block_h) as f32;
         let mut pixels = vec![0f32; width * height * 3];
-        let norm = 1.0 / (k * k) as f32;
-        for y in 0..height {
-            for x in 0..width {
-                let mut sum = [0u32; 3];
-                for yy in y * k..(y + 1) * k {
-                    for xx in x * k..(x + 1) * k {
-                        for (c, s) in sum.iter_mut().enumerate() {
-                            *s += u32::from(image.at(xx, yy, c));
-                        }
+        let mut sums = vec![0u32; width * 3];
+        for (y, out) in pixels.chunks_exact_mut(width * 3).enumerate() {
+            sums.fill(0);
+            for yy in y * k..(y * k + block_h).min(src_h) {
+                let row = &image.pixels[yy * src_w * 3..(yy + 1) * src_w * 3];
+                for (x, sum) in sums.chunks_exact_mut(3).enumerate() {
+                    let start = x * k * 3;
+                    let end = (start + block_w * 3).min(row.len());
+                    for px in row[start..end].chunks_exact(3) {
+                        sum[0] += u32::from(px[0]);
+                        sum[1] += u32::from(px[1]);
+                        sum[2] += u32::from(px[2]);
                     }
                 }
-                for c in 0..3 {
-                    pixels[(y * width + x) * 3 + c] = sum[c] as f32 * norm;
-                }
+            }
+            for (o, &s) in out.iter_mut().zip(&sums) {
+                *o = s as f32 * norm;
             }
         }
         Level {
@@ -402,6 +413,48 @@ mod tests {
         assert_eq!((lb.width, lb.height), (640, 224));
         // Padding is grey 127.
         assert!((lb.data[lb.width * lb.height - 1] - 127.0 / 255.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn pyramid_levels_are_block_means() {
+        let (w, h) = (37u32, 21u32);
+        let pixels: Vec<u8> = (0..w * h * 3).map(|i| (i * 7919 % 251) as u8).collect();
+        let rgb = Rgb::new(w, h, pixels).unwrap();
+        for level in 1..=3u32 {
+            let k = 1usize << level;
+            let built = Level::build(&rgb, level);
+            assert_eq!(
+                (built.width, built.height),
+                (w as usize >> level, h as usize >> level)
+            );
+            for y in 0..built.height {
+                for x in 0..built.width {
+                    for c in 0..3 {
+                        let mut sum = 0u32;
+                        for yy in y * k..(y + 1) * k {
+                            for xx in x * k..(x + 1) * k {
+                                sum += u32::from(rgb.at(xx, yy, c));
+                            }
+                        }
+                        let want = sum as f32 / (k * k) as f32;
+                        assert_eq!(built.pixels[(y * built.width + x) * 3 + c], want);
+                    }
+                }
+            }
+        }
+        // An image smaller than one block: the block is clipped, no out-of-bounds read.
+        let tiny = Rgb::new(3, 1, vec![30, 60, 90, 30, 60, 90, 60, 90, 120]).unwrap();
+        let built = Level::build(&tiny, 2);
+        assert_eq!((built.width, built.height), (1, 1));
+        assert_eq!(built.pixels, vec![40.0, 70.0, 100.0]);
+        let boxes = [RotatedBox {
+            cx: 1.0,
+            cy: 0.5,
+            w: 300.0,
+            h: 400.0,
+            phi: -std::f32::consts::FRAC_PI_2,
+        }];
+        assert_eq!(crops(&tiny, &boxes).len(), 3 * CROP_H * CROP_W);
     }
 
     #[test]

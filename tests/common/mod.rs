@@ -36,3 +36,23 @@ pub fn han_of(score: &Score, name: &str) -> Option<u32> {
 pub fn names(score: &Score) -> Vec<&'static str> {
     score.yaku.iter().map(|y| y.name.name()).collect()
 }
+
+/// The `yaku` list of a JSON result as sorted `(name, han)` pairs, for comparing results whose
+/// yaku come in different orders.
+pub fn yaku_multiset(v: &serde_json::Value) -> Vec<(String, i64)> {
+    let mut out: Vec<(String, i64)> = v["yaku"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|y| {
+                    (
+                        y["name"].as_str().unwrap_or("?").to_string(),
+                        y["han"].as_i64().unwrap_or(-1),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}

@@ -1,0 +1,254 @@
+//! Recognition speed on the photo fixtures (`datasets/fixtures/`, 1280×720 JPEGs) and on
+//! 12-megapixel JPEGs made from them.
+//!
+//! - `recognize/frame_720p/1_thread` and `/2_threads`: `Recognizer::read_photo` (detector,
+//!   crops, classifier, layout, hand-aware decoding) on an already decoded 1280×720 frame, the
+//!   20 fixtures in turn, with 1 or 2 ONNX Runtime intra-op threads per model.
+//! - `recognize/decode_12mp`: decoding one 4000×3000 JPEG (`Rgb::decode`, EXIF applied).
+//! - `recognize/photo_12mp`: decode + `read_photo` on one 4000×3000 JPEG, 1 thread: what one
+//!   `riichi-lens batch` worker does per photo, less hashing and the state commit.
+//!
+//! The 12 MP JPEGs are made at bench time (not committed) into
+//! `target/tmp/bench-recognize-12mp/`: each fixture padded top and bottom by mirroring to 4:3
+//! (1280×960), resized ×3.125 to 4000×3000 (Catmull-Rom), given mild noise (±4 levels, so the
+//! files are as large as phone photos rather than smooth upscales) and encoded at quality 90.
+//! `scripts/bench-recognize.sh` runs this bench, then `riichi-lens batch` and the peer
+//! `mahjong-detector` on the same files.
+//!
+//! After criterion the bench times the same work itself and prints `per-frame` / `per-photo`
+//! lines (best and median, milliseconds) that the script reads. Without `--bench` (under
+//! `cargo test --all-targets`) it makes one 12 MP photo and runs each benchmark once as a
+//! smoke test.
+
+#[path = "support/thread_cpu.rs"]
+mod thread_cpu;
+
+use criterion::{Criterion, Throughput};
+use riichi_lens::vision::picture::Rgb;
+use riichi_lens::vision::{runtime, Recognizer};
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use thread_cpu::thread_cpu;
+
+const PHOTO_W: u32 = 4000;
+const PHOTO_H: u32 = 3000;
+
+fn fixture_jpegs() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/fixtures");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("jpg"))
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "no fixtures in {}", dir.display());
+    out
+}
+
+/// The folder of generated 12 MP JPEGs.
+pub fn photos_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-recognize-12mp")
+}
+
+/// A 4000×3000 JPEG made from a 1280×720 fixture (see the module comment).
+fn make_12mp(frame: &Rgb, seed: u32) -> Vec<u8> {
+    use fast_image_resize as fr;
+    let (w, h) = (frame.width as usize, frame.height as usize);
+    let pad = (w * 3 / 4).saturating_sub(h) / 2;
+    let th = h + 2 * pad;
+    let mut tall = vec![0u8; w * th * 3];
+    for y in 0..th {
+        // mirror rows above and below the frame
+        let sy = if y < pad {
+            (pad - y).min(h - 1)
+        } else if y >= pad + h {
+            (h - 1).saturating_sub(y - pad - h + 1)
+        } else {
+            y - pad
+        };
+        tall[y * w * 3..(y + 1) * w * 3]
+            .copy_from_slice(&frame.pixels[sy * w * 3..(sy + 1) * w * 3]);
+    }
+    let src = fr::images::Image::from_vec_u8(w as u32, th as u32, tall, fr::PixelType::U8x3)
+        .expect("source image");
+    let mut dst = fr::images::Image::new(PHOTO_W, PHOTO_H, fr::PixelType::U8x3);
+    let options =
+        fr::ResizeOptions::new().resize_alg(fr::ResizeAlg::Convolution(fr::FilterType::CatmullRom));
+    fr::Resizer::new()
+        .resize(&src, &mut dst, &options)
+        .expect("resize");
+    let mut pixels = dst.into_vec();
+    let mut state = 0x9e37_79b9u32 ^ seed;
+    for p in pixels.iter_mut() {
+        // xorshift noise in -4..=4
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        let n = (state % 9) as i16 - 4;
+        *p = (i16::from(*p) + n).clamp(0, 255) as u8;
+    }
+    let mut out = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90)
+        .encode(&pixels, PHOTO_W, PHOTO_H, image::ExtendedColorType::Rgb8)
+        .expect("JPEG encoding");
+    out
+}
+
+/// Makes the 12 MP JPEGs that are missing and returns their paths.
+fn ensure_photos(fixtures: &[PathBuf], count: usize) -> Vec<PathBuf> {
+    let dir = photos_dir();
+    std::fs::create_dir_all(&dir).expect("photo folder");
+    let mut out = Vec::new();
+    for (i, fixture) in fixtures.iter().take(count).enumerate() {
+        let name = fixture
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("photo");
+        let path = dir.join(format!("{name}-12mp.jpg"));
+        if !path.is_file() {
+            let frame = Rgb::open(fixture).expect("fixture decodes");
+            let tmp = path.with_extension("part");
+            std::fs::write(&tmp, make_12mp(&frame, i as u32)).expect("write photo");
+            std::fs::rename(&tmp, &path).expect("rename photo");
+        }
+        out.push(path);
+    }
+    out
+}
+
+fn best_and_median(mut times: Vec<Duration>) -> (f64, f64) {
+    times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    (ms(times[0]), ms(times[times.len() / 2]))
+}
+
+fn report(name: &str, times: Vec<Duration>, measuring: bool) {
+    let n = times.len();
+    let (best, median) = best_and_median(times);
+    let note = if measuring {
+        ""
+    } else {
+        " [smoke test without --bench: not a measurement]"
+    };
+    println!("{name}: best {best:.2} ms, median {median:.2} ms ({n} runs){note}");
+}
+
+fn main() {
+    let benchmarking = std::env::args().any(|a| a == "--bench");
+    let fixtures = fixture_jpegs();
+    let frames: Vec<Rgb> = fixtures
+        .iter()
+        .take(if benchmarking { fixtures.len() } else { 2 })
+        .map(|p| Rgb::open(p).expect("fixture decodes"))
+        .collect();
+    let photos = ensure_photos(&fixtures, if benchmarking { fixtures.len() } else { 1 });
+    let photo_bytes: Vec<Vec<u8>> = photos
+        .iter()
+        .map(|p| std::fs::read(p).expect("photo readable"))
+        .collect();
+    let models = runtime::models_dir().expect("models folder");
+    let mut one = Recognizer::load(&models, 1).expect("recognizer (1 thread)");
+    let mut two = Recognizer::load(&models, 2).expect("recognizer (2 threads)");
+
+    let mut criterion = Criterion::default().configure_from_args();
+    {
+        let mut group = criterion.benchmark_group("recognize");
+        group.throughput(Throughput::Elements(1));
+        group.sample_size(20);
+        let mut next = 0usize;
+        group.bench_function("frame_720p/1_thread", |b| {
+            b.iter(|| {
+                next = (next + 1) % frames.len();
+                black_box(one.read_photo(&frames[next]).expect("read"))
+            })
+        });
+        group.bench_function("frame_720p/2_threads", |b| {
+            b.iter(|| {
+                next = (next + 1) % frames.len();
+                black_box(two.read_photo(&frames[next]).expect("read"))
+            })
+        });
+        group.sample_size(10);
+        group.bench_function("decode_12mp", |b| {
+            b.iter(|| {
+                next = (next + 1) % photo_bytes.len();
+                black_box(Rgb::decode(&photo_bytes[next]).expect("decode"))
+            })
+        });
+        group.bench_function("photo_12mp/1_thread", |b| {
+            b.iter(|| {
+                next = (next + 1) % photo_bytes.len();
+                let rgb = Rgb::decode(&photo_bytes[next]).expect("decode");
+                black_box(one.read_photo(&rgb).expect("read"))
+            })
+        });
+        group.finish();
+    }
+    criterion.final_summary();
+
+    // Own timing: every frame / photo in turn, after one warm-up pass.
+    let passes = if benchmarking { 5 } else { 1 };
+    for (label, recognizer) in [("1 thread", &mut one), ("2 threads", &mut two)] {
+        for frame in &frames {
+            black_box(recognizer.read_photo(frame).expect("read"));
+        }
+        let mut times = Vec::new();
+        for _ in 0..passes {
+            for frame in &frames {
+                let start = Instant::now();
+                black_box(recognizer.read_photo(frame).expect("read"));
+                times.push(start.elapsed());
+            }
+        }
+        report(
+            &format!("per-frame 720p recognize ({label})"),
+            times,
+            benchmarking,
+        );
+    }
+    let passes = if benchmarking { 2 } else { 1 };
+    let (mut decode, mut whole, mut cpu) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..passes {
+        for bytes in &photo_bytes {
+            let cpu_start = thread_cpu();
+            let start = Instant::now();
+            let rgb = Rgb::decode(bytes).expect("decode");
+            decode.push(start.elapsed());
+            black_box(one.read_photo(&rgb).expect("read"));
+            whole.push(start.elapsed());
+            if let (Some(a), Some(b)) = (cpu_start, thread_cpu()) {
+                cpu.push(b.saturating_sub(a));
+            }
+        }
+    }
+    report("per-photo 12mp decode", decode, benchmarking);
+    report(
+        "per-photo 12mp decode+recognize (1 thread)",
+        whole,
+        benchmarking,
+    );
+    if !cpu.is_empty() {
+        report(
+            "per-photo 12mp decode+recognize (1 thread), thread cpu",
+            cpu,
+            benchmarking,
+        );
+    }
+    let mut cpu = Vec::new();
+    for frame in &frames {
+        let cpu_start = thread_cpu();
+        black_box(one.read_photo(frame).expect("read"));
+        if let (Some(a), Some(b)) = (cpu_start, thread_cpu()) {
+            cpu.push(b.saturating_sub(a));
+        }
+    }
+    if !cpu.is_empty() {
+        report(
+            "per-frame 720p recognize (1 thread), thread cpu",
+            cpu,
+            benchmarking,
+        );
+    }
+    println!("photos: {}", photos_dir().display());
+}

@@ -1,0 +1,157 @@
+//! End to end on the labelled photo fixtures of `datasets/fixtures/` (rendered by
+//! `datasets/make_fixtures.py`; format in `datasets/README.md`): photo → tiles → layout → hand →
+//! score with the committed models, against ground truth from the scene generator and expected
+//! scores from the reference library `mahjong==2.1.0`.
+//!
+//! Needs ONNX Runtime (`scripts/setup.sh` puts it in `.venv`) and `models/*.onnx`.
+
+mod photo_fixtures;
+
+use photo_fixtures::{load_all, run, score, score_differences, Outcome};
+use riichi_lens::vision::Recognizer;
+
+/// The recipe in `datasets/fixture_hands.py` has 20 scenes.
+const FIXTURES: usize = 20;
+
+/// The ground truth is whole and consistent: every tile has a role the layout lists once, and
+/// riichi-lens scores each true hand as the reference library did. A failure here is a fixture
+/// or scorer problem, not a recognition one.
+#[test]
+fn fixture_ground_truth_is_consistent_and_scores_as_the_reference() {
+    let fixtures = load_all();
+    assert_eq!(fixtures.len(), FIXTURES, "fixtures in datasets/fixtures");
+    for f in &fixtures {
+        let t = &f.truth;
+        assert!(
+            f.image.is_file(),
+            "{}: {} missing",
+            f.name,
+            f.image.display()
+        );
+        let tiles = t["tiles"].as_array().expect("tiles");
+        let layout = &t["layout"];
+        let mut listed: Vec<u64> = Vec::new();
+        for key in ["concealed", "dora", "wall"] {
+            listed.extend(
+                layout[key]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_u64().unwrap()),
+            );
+        }
+        listed.push(layout["win"].as_u64().unwrap());
+        for meld in layout["melds"].as_array().unwrap() {
+            listed.extend(
+                meld["tiles"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_u64().unwrap()),
+            );
+        }
+        listed.sort_unstable();
+        let all: Vec<u64> = (0..tiles.len() as u64).collect();
+        assert_eq!(listed, all, "{}: the layout lists every tile once", f.name);
+        for (i, tile) in tiles.iter().enumerate() {
+            let code = tile["tile"].as_str().unwrap();
+            assert_eq!(
+                code == "back",
+                tile["back"].as_bool().unwrap(),
+                "{}: tile {i}",
+                f.name
+            );
+            assert!(
+                tile["visible"].as_f64().unwrap() >= 0.9,
+                "{}: tile {i} hidden",
+                f.name
+            );
+        }
+        let expected = &t["expected"];
+        let diff = score_differences(expected, &score(&t["request"]));
+        assert!(
+            diff.is_empty(),
+            "{}: true hand scores differently: {diff:?}",
+            f.name
+        );
+        assert!(
+            expected["points"]["total"].as_i64().unwrap() > 0,
+            "{}",
+            f.name
+        );
+    }
+}
+
+fn table(outcomes: &[Outcome]) -> String {
+    let mut out = String::new();
+    for o in outcomes {
+        out.push_str(&format!(
+            "{:26} {:>2}/{:<2} tiles  points {:>6} (expected {:>6})  {}\n",
+            o.name,
+            o.detected,
+            o.truth_tiles,
+            o.points_read.map_or("-".into(), |p| p.to_string()),
+            o.points_expected,
+            o.summary()
+        ));
+    }
+    out
+}
+
+/// The fixtures the committed models read exactly. The other five are known failures, each
+/// explained in `datasets/README.md` ("Results on the committed models"): a pon of blank white
+/// dragons whose called tile reads the same both ways, a stacked added kan, false detections, a
+/// misread red five. Making them pass is open work on the recognizer; this list only grows.
+const READ_EXACTLY: [&str; 15] = [
+    "01-closed-normal",
+    "02-red-normal",
+    "03-chi-normal",
+    "04-pon-normal",
+    "05-closed-kan-normal",
+    "08-two-melds-normal",
+    "09-closed-tilted",
+    "10-chi-tilted",
+    "11-closed-kan-tilted",
+    "12-red-tilted",
+    "13-closed-dim",
+    "14-pon-dim",
+    "15-two-melds-dim",
+    "18-any-far",
+    "19-any-steep",
+];
+
+/// The fixtures of [`READ_EXACTLY`] are read exactly: each tile of the hand and each dora
+/// indicator found once with its face and orientation, the layout (concealed tiles, winning
+/// tile, melds with their called tile, closed kans, dora indicators) and the decoded hand as in
+/// the ground truth, and the points those tiles score with the fixture's win conditions equal
+/// to the reference's. Face-down dead-wall tiles beside the indicators are reported, not
+/// required: they are not part of the hand.
+#[test]
+fn photos_are_read_and_scored_exactly() {
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    let fixtures = load_all();
+    assert_eq!(fixtures.len(), FIXTURES, "fixtures in datasets/fixtures");
+    let outcomes: Vec<Outcome> = fixtures.iter().map(|f| run(&mut recognizer, f)).collect();
+    let report = table(&outcomes);
+    eprint!("{report}");
+    for name in READ_EXACTLY {
+        assert!(
+            outcomes.iter().any(|o| o.name == name),
+            "{name} is not among the fixtures"
+        );
+    }
+    let wrong: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| READ_EXACTLY.contains(&o.name.as_str()) && !o.exact())
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "read exactly before, not now: {}\n{report}",
+        wrong
+            .iter()
+            .map(|o| format!("{} ({})", o.name, o.summary()))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+}
