@@ -89,10 +89,12 @@ pub struct Live {
     pub stable: Stable<Arc<Recognized>>,
     /// Set when a hand has just been locked in; the app takes it.
     pub just_locked: Option<Arc<Recognized>>,
-    recognized_at: VecDeque<Instant>,
+    /// When each reading of the last 2 s arrived, and the recognizer's time on it.
+    recognized_at: VecDeque<(Instant, Duration)>,
     /// Frames a second through the recognizer (over the last 2 s).
     pub fps: f32,
-    pub last_took: Option<Duration>,
+    /// The recognizer's mean time per frame over the last 2 s.
+    pub mean_took: Option<Duration>,
 }
 
 impl Live {
@@ -128,7 +130,7 @@ impl Live {
             just_locked: None,
             recognized_at: VecDeque::new(),
             fps: 0.0,
-            last_took: None,
+            mean_took: None,
         }
     }
 
@@ -250,15 +252,16 @@ impl Live {
             return;
         }
         let now = Instant::now();
-        self.recognized_at.push_back(now);
+        self.recognized_at.push_back((now, r.took));
         while self
             .recognized_at
             .front()
-            .is_some_and(|t| now.duration_since(*t) > Duration::from_secs(2))
+            .is_some_and(|(t, _)| now.duration_since(*t) > Duration::from_secs(2))
         {
             self.recognized_at.pop_front();
         }
-        if let (Some(first), n) = (self.recognized_at.front(), self.recognized_at.len()) {
+        let n = self.recognized_at.len();
+        if let Some((first, _)) = self.recognized_at.front() {
             let span = now.duration_since(*first).as_secs_f32();
             self.fps = if n > 1 && span > 0.0 {
                 (n - 1) as f32 / span
@@ -266,7 +269,8 @@ impl Live {
                 0.0
             };
         }
-        self.last_took = Some(r.took);
+        let total: Duration = self.recognized_at.iter().map(|(_, took)| *took).sum();
+        self.mean_took = u32::try_from(n.max(1)).ok().map(|n| total / n);
         let r = Arc::new(r);
         let key = r
             .reading

@@ -422,7 +422,8 @@ impl RiichiApp {
                 ui.separator();
                 ui.label(format!("{:.1} fps", self.live.fps));
             }
-            if let Some(took) = self.live.last_took {
+            if let Some(took) = self.live.mean_took {
+                // The recognizer's mean over the last 2 s; with fps it shows the headroom.
                 ui.label(format!("{} ms/frame", took.as_millis()));
             }
             ui.separator();
