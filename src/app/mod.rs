@@ -83,8 +83,9 @@ pub struct RiichiApp {
 }
 
 /// Loads the recognizer with one intra-op thread per model: on the 2-core reference machine
-/// (benches/app_fps.rs) a 720p frame took 20 ms with one thread and 31 ms with two, which
-/// compete with the capture thread and the UI for the same cores.
+/// (benches/app_fps.rs, version-2 models) a 720p frame from a video took 27–29 ms with one
+/// thread and 49–52 ms with two, which compete with the capture thread and the UI for the
+/// same cores.
 pub fn load_recognizer() -> Result<Recognizer, VisionError> {
     Recognizer::load(&crate::vision::runtime::models_dir()?, 1)
 }
