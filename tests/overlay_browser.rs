@@ -1,6 +1,6 @@
 //! The overlay page in a real browser driven over WebDriver (Debian's `chromium` and
 //! `chromium-driver`): a live update reaching the page's DOM, and the page reconnecting by
-//! itself when the program restarts. Skipped, with a message, where they are not installed
+//! itself when the program restarts. Fails with a message naming the fix where they are not installed
 //! (`apt-get install chromium chromium-driver`).
 
 use riichi_lens::overlay::state::{SourceStatus, Status};

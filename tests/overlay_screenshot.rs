@@ -2,7 +2,7 @@
 //! and of a state with every kind of meld, an uncertain tile, a double yakuman and a source
 //! error, in English and Japanese. Checks the background is transparent and the panels are
 //! drawn; the PNGs are left in the test's temporary folder (printed) to be looked at.
-//! Skipped, with a message, where Chromium is not installed (`apt-get install chromium`).
+//! Fails with a message naming the fix where Chromium is not installed (`scripts/setup.sh`).
 
 use riichi_lens::jsonl::Request;
 use riichi_lens::overlay::state::{HandView, ScoreView, SourceStatus, Status};
