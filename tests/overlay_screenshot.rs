@@ -35,7 +35,7 @@ fn screenshot(chromium: &Path, url: &str, out: &Path) {
             "--hide-scrollbars",
             "--window-size=1280,400",
             "--default-background-color=00000000",
-            "--timeout=1500",
+            "--timeout=3000",
         ])
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg(format!("--screenshot={}", out.display()))
@@ -103,6 +103,9 @@ fn the_page_renders_in_headless_chromium() {
     let base = server.url();
 
     hub.publish(source::demo_state());
+    // Chromium's first start on a fresh machine builds its font cache and can use up the
+    // screenshot's time budget before the tile images load: start it once, untimed, first.
+    screenshot(&chromium, "about:blank", &dir.join("warm-up.png"));
     let mut shots = Vec::new();
     for (name, query) in [("demo-en", ""), ("demo-ja", "?lang=ja")] {
         let out = dir.join(format!("{name}.png"));
