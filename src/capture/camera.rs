@@ -12,7 +12,6 @@ use nokhwa::utils::{
     ApiBackend, CameraFormat, CameraIndex, FrameFormat, RequestedFormat, RequestedFormatType,
 };
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
 
 /// A camera the system lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -179,13 +178,7 @@ impl FrameSource for CameraSource {
             buffer.buffer(),
         )
         .map_err(|message| CaptureError::CameraFrame { index, message })?;
-        let frame = Frame {
-            image: Arc::new(image),
-            number: self.number,
-            name: None,
-        };
-        self.number += 1;
-        Ok(Some(frame))
+        Ok(Some(Frame::next(image, &mut self.number)))
     }
 }
 

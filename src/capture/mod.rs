@@ -159,6 +159,19 @@ pub struct Frame {
     pub name: Option<String>,
 }
 
+impl Frame {
+    /// An unnamed frame (camera, video) numbered from `counter`, which moves on by one.
+    pub(crate) fn next(image: Rgb, counter: &mut u64) -> Frame {
+        let number = *counter;
+        *counter += 1;
+        Frame {
+            image: Arc::new(image),
+            number,
+            name: None,
+        }
+    }
+}
+
 /// Something that produces frames. Sources are opened on the thread that reads them (a
 /// camera handle must stay on one thread), so this trait does not require `Send`.
 pub trait FrameSource {

@@ -221,13 +221,7 @@ impl FrameSource for VideoSource {
         }
         let image = Rgb::new(self.width, self.height, pixels)
             .map_err(|e| video_error(&self.path, e.to_string()))?;
-        let frame = Frame {
-            image: Arc::new(image),
-            number: self.number,
-            name: None,
-        };
-        self.number += 1;
-        Ok(Some(frame))
+        Ok(Some(Frame::next(image, &mut self.number)))
     }
 }
 
