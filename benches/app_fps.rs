@@ -15,6 +15,9 @@
 //! the recognizer's mean time per frame (its headroom: 1000 / ms is the rate it could
 //! sustain). Timings depend on the machine and on what else runs; nothing here asserts them.
 
+#[path = "../tests/common/video.rs"]
+mod video;
+
 use riichi_lens::capture::pipeline::{Capture, CaptureEvent, Worker, WorkerEvent};
 use riichi_lens::capture::{Frame, OpenOptions, SourceSpec};
 use riichi_lens::vision::Recognizer;
@@ -23,6 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use video::still_clip;
 
 const PHOTO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/photos/01-pinfu.jpg");
 const SECONDS: u64 = 12;
@@ -42,30 +46,7 @@ struct Outcome {
 
 fn make_clip(dir: &Path) -> PathBuf {
     let clip = dir.join("hand-720p30.mp4");
-    let status = std::process::Command::new("ffmpeg")
-        .args([
-            "-nostdin",
-            "-loglevel",
-            "error",
-            "-y",
-            "-loop",
-            "1",
-            "-i",
-            PHOTO,
-        ])
-        .args([
-            "-t",
-            &(SECONDS + 4).to_string(),
-            "-r",
-            "30",
-            "-s",
-            "1280x720",
-        ])
-        .args(["-c:v", "mpeg4", "-q:v", "2"])
-        .arg(&clip)
-        .status()
-        .expect("ffmpeg (scripts/setup.sh installs it)");
-    assert!(status.success(), "ffmpeg could not make the clip");
+    still_clip(Path::new(PHOTO), &clip, SECONDS + 4, 30, Some("1280x720"));
     clip
 }
 

@@ -1,6 +1,9 @@
 //! The desktop app's UI driven through egui_kittest (no window, no GPU): the real
 //! `RiichiApp::ui` with the real recognizer on a bundled sample photo.
 
+mod common;
+
+use common::video::still_clip;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use riichi_lens::app::egui;
@@ -342,14 +345,7 @@ fn a_video_plays_locks_in_its_hand_and_ends() {
     std::fs::create_dir_all(&config).unwrap();
     let clip = config.join("hand.mp4");
     let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
-    let made = std::process::Command::new("ffmpeg")
-        .args(["-nostdin", "-loglevel", "error", "-y", "-loop", "1", "-i"])
-        .arg(&photo)
-        .args(["-t", "2", "-r", "10", "-c:v", "mpeg4", "-q:v", "2"])
-        .arg(&clip)
-        .status()
-        .expect("ffmpeg (scripts/setup.sh installs it)");
-    assert!(made.success());
+    still_clip(&photo, &clip, 2, 10, None);
     let mut h = harness(RiichiApp::new(options(SourceSpec::Video(clip), &config)));
     // A live source locks in after 3 equal readings; the editor follows the locked hand.
     step_until(&mut h, "the locked-in hand", |a| a.editor.hand.is_some());

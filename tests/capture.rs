@@ -2,6 +2,9 @@
 //! by scripts/setup.sh), a camera that is not there, and the pipeline from a video through
 //! the recognizer.
 
+mod common;
+
+use common::video::still_clip;
 use riichi_lens::capture::pipeline::{Capture, CaptureEvent, Worker, WorkerEvent};
 use riichi_lens::capture::video::VideoSource;
 use riichi_lens::capture::{self, camera, CaptureError, FrameSource, OpenOptions, SourceSpec};
@@ -205,21 +208,7 @@ fn a_video_of_a_hand_is_read_through_the_pipeline() {
     let dir = temp_dir("pipeline");
     let clip = dir.join("hand.mp4");
     let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
-    ffmpeg(&[
-        "-loop",
-        "1",
-        "-i",
-        photo.to_str().unwrap(),
-        "-t",
-        "2",
-        "-r",
-        "5",
-        "-c:v",
-        "mpeg4",
-        "-q:v",
-        "2",
-        clip.to_str().unwrap(),
-    ]);
+    still_clip(&photo, &clip, 2, 5, None);
     let (tx, rx) = mpsc::channel();
     let worker_tx = tx.clone();
     let worker = Worker::start(riichi_lens::app::load_recognizer, move |e| {

@@ -2,6 +2,9 @@
 //! HTTP/1.1 client over std's TcpStream (blocking, on the test thread; the server runs on
 //! its own tokio runtime).
 
+mod common;
+
+use common::video::still_clip;
 use riichi_lens::overlay::{self, source, Hub, Options, ServeError, Server, State};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -789,22 +792,7 @@ fn the_command_reads_a_video_source() {
     std::fs::create_dir_all(&dir).unwrap();
     let clip = dir.join("table.mp4");
     let photo = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/photos/01-pinfu.jpg");
-    let made = std::process::Command::new("ffmpeg")
-        .args([
-            "-nostdin",
-            "-loglevel",
-            "error",
-            "-y",
-            "-loop",
-            "1",
-            "-i",
-            photo,
-        ])
-        .args(["-t", "4", "-r", "10", "-c:v", "mpeg4", "-q:v", "2"])
-        .arg(&clip)
-        .status()
-        .expect("ffmpeg (scripts/setup.sh installs it)");
-    assert!(made.success());
+    still_clip(std::path::Path::new(photo), &clip, 4, 10, None);
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_riichi-lens"))
         .args(["overlay", "--port", "0", "--source"])
         .arg(&clip)

@@ -1,6 +1,8 @@
-//! Helpers shared by the scoring tests: score a JSON request and read the result.
+//! Helpers shared by the tests: score a JSON request and read the result; [`video`] makes clips.
 
 #![allow(dead_code)]
+
+pub mod video;
 
 use riichi_lens::jsonl::Request;
 use riichi_lens::score::Score;
