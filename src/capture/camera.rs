@@ -70,6 +70,24 @@ fn closest(formats: &[CameraFormat], want: Resolution) -> Option<CameraFormat> {
     })
 }
 
+/// Whether the system lists camera `index`: `NoCamera` when it lists none,
+/// `CameraNotFound` (naming the cameras there are) when not this one.
+pub fn check_present(index: u32) -> Result<(), CaptureError> {
+    let cameras = list()?;
+    if cameras.is_empty() {
+        return Err(CaptureError::NoCamera(
+            "the system lists no video capture device".into(),
+        ));
+    }
+    if !cameras.iter().any(|c| c.index == index) {
+        return Err(CaptureError::CameraNotFound {
+            index,
+            present: present(&cameras),
+        });
+    }
+    Ok(())
+}
+
 fn present(cameras: &[CameraInfo]) -> String {
     if cameras.is_empty() {
         return "none".into();
@@ -85,18 +103,7 @@ impl CameraSource {
     /// Opens camera `index` at the resolution closest to `resolution` (`None`: its default)
     /// and starts streaming.
     pub fn open(index: u32, resolution: Option<Resolution>) -> Result<CameraSource, CaptureError> {
-        let cameras = list()?;
-        if cameras.is_empty() {
-            return Err(CaptureError::NoCamera(
-                "the system lists no video capture device".into(),
-            ));
-        }
-        if !cameras.iter().any(|c| c.index == index) {
-            return Err(CaptureError::CameraNotFound {
-                index,
-                present: present(&cameras),
-            });
-        }
+        check_present(index)?;
         let open_error = |message: String| CaptureError::CameraOpen { index, message };
         let request = RequestedFormat::new::<RgbFormat>(RequestedFormatType::None);
         let mut camera = guarded("opening the camera", || {

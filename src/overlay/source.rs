@@ -60,27 +60,7 @@ impl Source {
     pub fn check(&self) -> Result<(), SourceError> {
         match self {
             Source::Images(_) => Ok(()),
-            Source::Camera(index) => {
-                let cameras = crate::capture::camera::list()?;
-                if cameras.is_empty() {
-                    return Err(CaptureError::NoCamera(
-                        "the system lists no video capture device".into(),
-                    )
-                    .into());
-                }
-                if !cameras.iter().any(|c| c.index == *index) {
-                    return Err(CaptureError::CameraNotFound {
-                        index: *index,
-                        present: cameras
-                            .iter()
-                            .map(|c| format!("{} ({})", c.index, c.name))
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    }
-                    .into());
-                }
-                Ok(())
-            }
+            Source::Camera(index) => Ok(crate::capture::camera::check_present(*index)?),
             Source::Video(path) => crate::capture::video::probe(path)
                 .map(|_| ())
                 .map_err(Into::into),
