@@ -116,12 +116,18 @@ class Recognizer:
         return axis if 2 * votes >= len(phis) else axis + math.pi / 2
 
     @staticmethod
-    def snapped(b, axis):
-        """`b` with its up axis turned to `axis`, extents measured along and across it."""
+    def corners(b):
+        """The rotated box's corners: top-left, top-right, bottom-right, bottom-left in the tile's frame."""
         ux, uy = math.cos(b["phi"]), math.sin(b["phi"])
         vx, vy = -uy, ux
-        corners = [(b["cx"] + sx * vx * b["w"] / 2 + sy * ux * b["h"] / 2,
-                    b["cy"] + sx * vy * b["w"] / 2 + sy * uy * b["h"] / 2) for sx in (-1, 1) for sy in (-1, 1)]
+        hw, hh = b["w"] / 2, b["h"] / 2
+        return [(b["cx"] + sx * vx * hw + sy * ux * hh, b["cy"] + sx * vy * hw + sy * uy * hh)
+                for sx, sy in ((-1, 1), (1, 1), (1, -1), (-1, -1))]
+
+    @staticmethod
+    def snapped(b, axis):
+        """`b` with its up axis turned to `axis`, extents measured along and across it."""
+        corners = Recognizer.corners(b)
         ax, ay = math.cos(axis), math.sin(axis)
         along = [x * ax + y * ay for x, y in corners]
         across = [-x * ay + y * ax for x, y in corners]
@@ -163,10 +169,7 @@ class Recognizer:
                 p = probs[i]
                 sideways = abs(ux) > abs(uy)
             k = int(np.argmax(p))
-            vx, vy = -uy, ux
-            hw, hh = b["w"] / 2, b["h"] / 2
-            quad = [(b["cx"] + sx * vx * hw + sy * ux * hh, b["cy"] + sx * vy * hw + sy * uy * hh)
-                    for sx, sy in ((-1, 1), (1, 1), (1, -1), (-1, -1))]
+            quad = self.corners(b)
             xs_, ys_ = [q[0] for q in quad], [q[1] for q in quad]
             top = np.argsort(-p)[:3]
             res.append({
