@@ -244,6 +244,8 @@ fn a_folder_is_stepped_through() {
     h.run_steps(3);
     h.get_by_label("18,000 points");
     h.get_by_label("7 han 60 fu, Haneman");
+    // The closed kan is drawn as it lies on the table: its outer tiles face down.
+    assert_eq!(h.query_all_by_label_contains("(face down)").count(), 2);
     let _ = std::fs::remove_dir_all(config);
 }
 
@@ -396,5 +398,110 @@ fn escape_right_click_and_typed_melds() {
     let hand = h.state().editor.hand.clone().unwrap();
     assert_eq!(hand.notation(), "5677888m345675p9m [7*89s]");
     h.get_by_label("Meld 1 tile 1: 7s (called)");
+    let _ = std::fs::remove_dir_all(config);
+}
+
+/// A file dropped on the window, as the windowing layer hands it over.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn a_dropped_photo_or_folder_becomes_the_source() {
+    let config = config_dir("drop");
+    let first = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let mut h = harness(RiichiApp::new(options(SourceSpec::Image(first), &config)));
+    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    let tilted = Path::new(SAMPLES).join("03-tilted.jpg");
+    h.input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(tilted.clone())));
+    h.run_steps(2);
+    assert_eq!(h.state().source_spec(), Some(&SourceSpec::Image(tilted)));
+    step_until(&mut h, "the dropped photo's hand", |a| {
+        a.editor
+            .hand
+            .as_ref()
+            .is_some_and(|hand| hand.notation() == "456m22678p123340s")
+    });
+    h.get_by_label("5,800 points");
+    h.input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(SAMPLES.into())));
+    h.run_steps(2);
+    assert_eq!(
+        h.state().source_spec(),
+        Some(&SourceSpec::Folder(SAMPLES.into()))
+    );
+    step_until(&mut h, "the folder's first reading", RiichiApp::has_reading);
+    h.get_by_label("1/3");
+    let _ = std::fs::remove_dir_all(config);
+}
+
+#[test]
+fn browse_picks_an_image_with_the_file_dialog() {
+    let config = config_dir("browse");
+    let first = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let mut h = harness(RiichiApp::new(options(SourceSpec::Image(first), &config)));
+    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    h.get_by_label("Image").click();
+    h.run_steps(2);
+    h.get_by_label("Browse…").click();
+    h.run_steps(3);
+    // The picker starts in the folder of the path typed (the first photo's).
+    h.get_by_label_contains("Open an image");
+    h.get_by_label_contains("03-tilted.jpg").click();
+    h.run_steps(2);
+    // The picker's own Open button is the last one drawn.
+    h.query_all_by_label("Open")
+        .last()
+        .expect("the picker's Open button")
+        .click();
+    h.run_steps(3);
+    let tilted = Path::new(SAMPLES).join("03-tilted.jpg");
+    assert_eq!(h.state().source_spec(), Some(&SourceSpec::Image(tilted)));
+    assert!(
+        h.query_by_label_contains("Open an image").is_none(),
+        "closed"
+    );
+    let _ = std::fs::remove_dir_all(config);
+}
+
+#[test]
+fn the_window_size_is_remembered() {
+    let config = config_dir("window");
+    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let mut h = harness(RiichiApp::new(options(SourceSpec::Image(photo), &config)));
+    let viewport = h
+        .input_mut()
+        .viewports
+        .get_mut(&egui::ViewportId::ROOT)
+        .expect("the root viewport");
+    viewport.inner_rect = Some(egui::Rect::from_min_size(
+        egui::pos2(0.0, 0.0),
+        egui::vec2(1111.0, 777.0),
+    ));
+    // Kept only once the size has held for a second.
+    h.run_steps(2);
+    assert_eq!(h.state().settings.window, None);
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(1100) {
+        std::thread::sleep(Duration::from_millis(50));
+        h.step();
+    }
+    h.run_steps(2);
+    assert_eq!(h.state().settings.window, Some([1111, 777]));
+    drop(h);
+    let saved = std::fs::read_to_string(config.join("app.json")).unwrap();
+    let saved: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    assert_eq!(saved["window"], serde_json::json!([1111, 777]));
     let _ = std::fs::remove_dir_all(config);
 }

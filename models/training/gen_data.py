@@ -28,6 +28,8 @@ cv2.setNumThreads(1)
 TEX_W, TEX_H = 96, 128
 KEYBOARD_P = 0.0  # share of scenes with a keyboard distractor (--keyboard)
 HARDNEG_P = 0.0  # share of scenes with tile-sized hard negatives (--hard-negatives)
+HAKU_FRAME_P = 0.0  # --haku-frames: share of white dragons drawn with a printed frame
+REAL_KEYBOARD_P = 0.0  # --real-keyboards: share of keyboards drawn by draw_real_keyboard
 NO_WHITE_BACKS = False  # --no-white-backs: back colours clearly distinct from the ivory face
 
 # ----------------------------------------------------------------------------------------------- assets
@@ -175,6 +177,15 @@ def make_face_texture(rng, cls, style):
         sh = np.roll(np.roll(canvas_a, 1, 0), 1, 1) - canvas_a
         face = face + (sh * style["engrave"] * 60)[..., None]
     face = face * (1 - canvas_a[..., None]) + canvas_rgb * canvas_a[..., None]
+    if cls == CLS["P"] and HAKU_FRAME_P > 0 and rng.random() < HAKU_FRAME_P:
+        # many sets (most Chinese ones) print the white dragon as a frame, usually blue, instead of a blank face
+        ink = [(40, 80, 170), (30, 30, 35), (30, 110, 70), (60, 120, 200)][rng.integers(4)]
+        m = int(TEX_W * rng.uniform(0.1, 0.2))
+        t = int(rng.integers(2, 6))
+        cv2.rectangle(face, (m, int(m * 1.2)), (TEX_W - 1 - m, TEX_H - 1 - int(m * 1.2)), ink, t)
+        if rng.random() < 0.5:
+            cv2.rectangle(face, (m + 2 * t, int(m * 1.2) + 2 * t), (TEX_W - 1 - m - 2 * t, TEX_H - 1 - int(m * 1.2) - 2 * t),
+                          ink, max(1, t // 2))
     if style["blur_art"]:
         face = cv2.GaussianBlur(face, (3, 3), 0.8)
     return np.clip(face, 0, 255).astype(np.uint8)
@@ -357,6 +368,108 @@ def draw_keyboard(rng, img, tile_px):
     M[:, 2] += (cx - pw / 2, cy - ph / 2)
     warped = cv2.warpAffine(patch, M, (W, H), flags=cv2.INTER_AREA)
     mask = cv2.warpAffine(np.full((ph, pw), 255, np.uint8), M, (W, H))
+    img[mask > 127] = warped[mask > 127]
+
+
+KEY_FONTS = [cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL]
+
+
+def _key_legend(rng, patch, x0, y0, kw, kh, col, key):
+    """Legends the way real keycaps carry them: one centred letter, a symbol over a digit, a corner word, or an
+    icon (F-keys, media keys)."""
+    th = max(1, int(key / 28 + rng.uniform(0, 0.8)))
+    font = KEY_FONTS[rng.integers(len(KEY_FONTS))]
+    fs = key / 40 * rng.uniform(0.45, 0.9) * (1.6 if font == cv2.FONT_HERSHEY_PLAIN else 1.0)
+    k = rng.integers(5)
+    if k == 0:
+        cv2.putText(patch, chr(int(rng.integers(65, 91))), (x0 + int(kw * 0.3), y0 + int(kh * 0.65)), font, fs, col, th,
+                    cv2.LINE_AA)
+    elif k == 1:
+        cv2.putText(patch, "!@#$%^&*()"[rng.integers(10)], (x0 + int(kw * 0.3), y0 + int(kh * 0.42)), font, fs * 0.8,
+                    col, th, cv2.LINE_AA)
+        cv2.putText(patch, str(int(rng.integers(10))), (x0 + int(kw * 0.3), y0 + int(kh * 0.85)), font, fs * 0.8, col,
+                    th, cv2.LINE_AA)
+    elif k == 2:
+        word = ["Shift", "Ctrl", "Alt", "Tab", "Enter", "Del", "Home", "End", "PgUp", "Esc", "F" + str(rng.integers(1, 13)),
+                "Insert", "PrtSc", "Fn"][rng.integers(14)]
+        cv2.putText(patch, word, (x0 + int(kw * 0.12), y0 + int(kh * rng.uniform(0.4, 0.85))), font, fs * 0.55, col,
+                    max(1, th - 1), cv2.LINE_AA)
+    elif k == 3:  # icon
+        c = (x0 + int(kw * rng.uniform(0.3, 0.7)), y0 + int(kh * rng.uniform(0.3, 0.7)))
+        r = max(1, int(key * rng.uniform(0.08, 0.2)))
+        j = rng.integers(3)
+        if j == 0:
+            cv2.circle(patch, c, r, col, max(1, th - 1), cv2.LINE_AA)
+        elif j == 1:
+            cv2.rectangle(patch, (c[0] - r, c[1] - r), (c[0] + r, c[1] + int(r * 0.7)), col, max(1, th - 1))
+        else:
+            pts = np.array([[c[0] - r, c[1] + r], [c[0] + r, c[1] + r], [c[0], c[1] - r]], np.int32)
+            cv2.polylines(patch, [pts], True, col, max(1, th - 1), cv2.LINE_AA)
+        if rng.random() < 0.5:
+            cv2.putText(patch, "F" + str(rng.integers(1, 13)), (x0 + int(kw * 0.45), y0 + int(kh * 0.9)), font,
+                        fs * 0.45, col, 1, cv2.LINE_AA)
+
+
+def draw_real_keyboard(rng, img, tile_px):
+    """Chiclet laptop / desktop keyboard seen in perspective: rounded keycaps with a lit rim and a darker skirt,
+    a plate that is often as dark as the keys, wide modifier keys, two-legend and icon keys, backlight glow. The
+    keys of a laptop under a mahjong hand are about tile-sized and were a large share of false detections on
+    real photos, so they are drawn the way they look rather than as flat rectangles."""
+    H, W = img.shape[:2]
+    key = tile_px * rng.uniform(0.6, 1.25)
+    gap = key * rng.uniform(0.12, 0.35)
+    pitch = key + gap
+    ncol, nrow = int(rng.integers(6, 16)), int(rng.integers(3, 7))
+    pw, ph = int(ncol * pitch * 1.25 + pitch), int(nrow * pitch + pitch)
+    if pw * ph > 6 * W * H or pw < 8 or ph < 8:
+        return
+    dark = rng.random() < 0.7
+    keyc = rng.uniform(12, 70) if dark else rng.uniform(185, 245)
+    plate = keyc + rng.uniform(-15, 10) if rng.random() < 0.6 else (rng.uniform(120, 200) if dark else rng.uniform(40, 120))
+    tint = np.array([rng.uniform(0.9, 1.1) for _ in range(3)], np.float32)
+    glow = dark and rng.random() < 0.5
+    legend = (rng.uniform(150, 250),) * 3 if dark else (rng.uniform(10, 90),) * 3
+    patch = np.full((ph, pw, 3), np.clip(plate, 0, 255), np.uint8)
+    r = max(1, int(key * rng.uniform(0.08, 0.22)))
+    rim = max(1, int(key * rng.uniform(0.03, 0.08)))
+    for i in range(nrow):
+        x = pitch / 2 + (i % 3) * pitch * rng.uniform(0, 0.4)
+        while x < pw - pitch / 2:
+            kw = key * (1 if rng.random() < 0.8 else rng.uniform(1.3, 2.4))
+            x0, y0 = int(x), int(pitch / 2 + i * pitch)
+            x1, y1 = int(x + kw), int(y0 + key)
+            x += kw + gap
+            if x1 >= pw:
+                break
+            c = keyc + rng.uniform(-5, 5)
+            skirt = rounded_mask(x1 - x0, y1 - y0, r)
+            sub = patch[y0:y1, x0:x1]
+            sub[skirt > 0] = min(255, c * rng.uniform(0.55, 0.85))  # side of the keycap, seen past its top face
+            top_h = int((y1 - y0) * rng.uniform(0.82, 0.95))
+            top = rounded_mask(x1 - x0 - 2 * rim, top_h - rim, max(1, r - rim))
+            t = sub[rim:rim + top.shape[0], rim:rim + top.shape[1]]
+            t[top > 0] = min(255, c * (1.25 if glow else 1.08))  # lit rim
+            inner = rounded_mask(max(2, top.shape[1] - 2 * rim), max(2, top.shape[0] - 2 * rim), max(1, r - 2 * rim))
+            ti = t[rim:rim + inner.shape[0], rim:rim + inner.shape[1]]
+            ti[inner > 0] = c
+            if rng.random() < 0.92:
+                _key_legend(rng, patch, x0 + rim, y0 + rim, x1 - x0 - 2 * rim, top_h - rim, legend, key)
+    patch = patch.astype(np.float32)
+    if glow:
+        blur = cv2.GaussianBlur(patch, (0, 0), max(0.8, key * 0.06))
+        patch = np.maximum(patch, blur * 0.9 + rng.uniform(5, 25))
+    patch = np.clip(patch * tint, 0, 255).astype(np.uint8)
+    # perspective: a random homography around a rotation
+    ang = rng.uniform(-180, 180) if rng.random() < 0.6 else rng.normal(0, 8)
+    src = np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]])
+    jit = np.float32(rng.uniform(-0.12, 0.12, (4, 2))) * np.float32([pw, ph])
+    M = cv2.getRotationMatrix2D((pw / 2, ph / 2), ang, 1.0)
+    spread = 0.3 if rng.random() < 0.5 else 0.5  # often right under the tiles, as when a hand is shown on a laptop
+    M[:, 2] += (W * rng.uniform(0.5 - spread, 0.5 + spread) - pw / 2, H * rng.uniform(0.5 - spread, 0.5 + spread) - ph / 2)
+    dst = cv2.transform((src + jit)[None], M)[0].astype(np.float32)
+    Hm = cv2.getPerspectiveTransform(src, dst)
+    warped = cv2.warpPerspective(patch, Hm, (W, H), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((ph, pw), 255, np.uint8), Hm, (W, H))
     img[mask > 127] = warped[mask > 127]
 
 
@@ -737,7 +850,10 @@ def render_scene(rng, W, H, tile_range=(13, 110)):
     img = np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8))
     draw_distractors(rng, img, int(rng.integers(0, 6)))
     if KEYBOARD_P > 0 and rng.random() < KEYBOARD_P:
-        draw_keyboard(rng, img, tile_px)
+        if REAL_KEYBOARD_P > 0 and rng.random() < REAL_KEYBOARD_P:
+            draw_real_keyboard(rng, img, tile_px)
+        else:
+            draw_keyboard(rng, img, tile_px)
     if HARDNEG_P > 0 and rng.random() < HARDNEG_P:
         draw_hard_negatives(rng, img, tile_px, int(rng.integers(3, 12)))
     img = img.astype(np.float32)
@@ -934,8 +1050,14 @@ def main():
                          "text, tile-side bars)")
     ap.add_argument("--no-white-backs", action="store_true",
                     help="never use near-white (ivory-like) back colours")
+    ap.add_argument("--real-keyboards", type=float, default=0.0,
+                    help="share of the --keyboard keyboards drawn as perspective chiclet keyboards")
+    ap.add_argument("--haku-frames", type=float, default=0.0,
+                    help="share of white dragons (P) drawn with a printed frame instead of a blank face")
     args = ap.parse_args()
-    global KEYBOARD_P, HARDNEG_P, NO_WHITE_BACKS
+    global KEYBOARD_P, HARDNEG_P, NO_WHITE_BACKS, REAL_KEYBOARD_P, HAKU_FRAME_P
+    HAKU_FRAME_P = args.haku_frames
+    REAL_KEYBOARD_P = args.real_keyboards
     KEYBOARD_P = args.keyboard
     HARDNEG_P = args.hard_negatives
     NO_WHITE_BACKS = args.no_white_backs

@@ -186,6 +186,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(REPO, "models", "tile_detector.onnx"))
     ap.add_argument("--ckpt", default=os.path.join(CACHE, "ckpt_det.pt"))
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--init", default=None,
+                    help="start from this model checkpoint (e.g. recover_ckpt.py's ckpt_det_onnx.pt), fresh optimizer")
     ap.add_argument("--threads-file", default=None, help="switch to 2 threads once this file exists")
     ap.add_argument("--boost-from", type=int, default=None, help="oversample synthetic shards with this number or higher")
     ap.add_argument("--boost", type=int, default=3, help="repeat factor of the --boost-from shards")
@@ -210,6 +212,9 @@ def main():
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         start_step = ck["step"]
+    elif args.init:
+        model.load_state_dict(torch.load(args.init)["model"])
+        print("initialized from", args.init, flush=True)
     budget = args.minutes * 60
     t_train = time.time()
     step = start_step

@@ -4,7 +4,7 @@
 
 use super::i18n::Lang;
 use super::tiles::{palette_tiles, tile_button, TileLook, TileTextures};
-use crate::hand::Meld;
+use crate::hand::{Meld, MeldKind};
 use crate::notation::{format_meld, format_tiles, parse_hand, parse_meld, NotationError};
 use crate::tile::Tile;
 use crate::vision::PhotoReading;
@@ -361,18 +361,32 @@ impl HandEditor {
                 ui.spacing_mut().item_spacing.x = 2.0;
                 for (k, tile) in meld.tiles().iter().enumerate() {
                     let called = meld.called_index() == Some(k);
+                    // A closed kan is shown the way it lies on the table: its outer two tiles
+                    // face down.
+                    let face_down = meld.kind() == MeldKind::ClosedKan && (k == 0 || k == 3);
                     let label = format!(
                         "Meld {} tile {}: {tile}{}",
                         m + 1,
                         k + 1,
-                        if called { " (called)" } else { "" }
+                        if called {
+                            " (called)"
+                        } else if face_down {
+                            " (face down)"
+                        } else {
+                            ""
+                        }
                     );
                     let look = TileLook {
                         uncertain,
                         selected: called || self.palette == Some(PaletteTarget::Meld(m, k)),
                         height: TILE_H * 0.8,
                     };
-                    let response = tile_button(ui, textures, &tile.to_string(), &label, look);
+                    let shown = if face_down {
+                        "back".to_string()
+                    } else {
+                        tile.to_string()
+                    };
+                    let response = tile_button(ui, textures, &shown, &label, look);
                     if response.clicked() {
                         open = Some(PaletteTarget::Meld(m, k));
                     }

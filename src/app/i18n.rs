@@ -32,6 +32,10 @@ impl Lang {
             "Folder" => "フォルダ",
             "Samples" => "サンプル",
             "Open" => "開く",
+            "Browse…" => "参照…",
+            "Open a video" => "動画を開く",
+            "Open an image" => "画像を開く",
+            "Open a folder of images" => "画像フォルダを開く",
             "The video has ended; Open plays it again." => {
                 "動画が終わりました。「開く」でもう一度再生します。"
             }

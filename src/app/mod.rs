@@ -80,6 +80,8 @@ pub struct RiichiApp {
     copied: bool,
     pending_source: Option<SourceSpec>,
     frozen_texture: Option<(Arc<crate::capture::Rgb>, egui::TextureHandle)>,
+    /// The window's inner size and since when it has been that size.
+    window_seen: Option<([u32; 2], std::time::Instant)>,
 }
 
 /// Loads the recognizer with one intra-op thread per model: on the 2-core reference machine
@@ -159,6 +161,7 @@ impl RiichiApp {
             copied: false,
             pending_source: start,
             frozen_texture: None,
+            window_seen: None,
         }
     }
 
@@ -175,6 +178,11 @@ impl RiichiApp {
     /// The source's state.
     pub fn source_state(&self) -> &SourceState {
         &self.live.source
+    }
+
+    /// The source opened last.
+    pub fn source_spec(&self) -> Option<&SourceSpec> {
+        self.live.spec.as_ref()
     }
 
     /// The overlay's address, when it is being served.
@@ -230,6 +238,35 @@ impl RiichiApp {
         }
     }
 
+    /// A file or folder dropped on the window becomes the source (a video by its extension,
+    /// else an image; a folder of images).
+    fn open_dropped(&mut self, ctx: &egui::Context) {
+        let dropped = ctx.input(|i| i.raw.dropped_files.first().map(|f| f.path().to_path_buf()));
+        if let Some(path) = dropped {
+            let spec = source_panel::spec_for_path(path);
+            self.source_panel.follow(&spec);
+            self.live.open(spec);
+        }
+    }
+
+    /// Remembers the window's size once it has stayed the same for a second, so a drag
+    /// that resizes it does not write the settings file on every frame.
+    fn keep_window_size(&mut self, ctx: &egui::Context) {
+        let Some(rect) = ctx.input(|i| i.viewport().inner_rect) else {
+            return;
+        };
+        let size = [rect.width().round() as u32, rect.height().round() as u32];
+        let now = std::time::Instant::now();
+        match self.window_seen {
+            Some((seen, since)) if seen == size => {
+                if now.duration_since(since) >= std::time::Duration::from_secs(1) {
+                    self.settings.window = Some(size);
+                }
+            }
+            _ => self.window_seen = Some((size, now)),
+        }
+    }
+
     fn keep_settings(&mut self) {
         if self.settings == self.saved {
             return;
@@ -277,6 +314,8 @@ impl RiichiApp {
                 self.editor.load(hand);
             }
         }
+        self.open_dropped(&ctx);
+        self.keep_window_size(&ctx);
         let typing = ctx.egui_wants_keyboard_input();
         if !typing && ctx.input(|i| i.key_pressed(egui::Key::Space)) {
             if self.frozen.is_some() {
@@ -467,10 +506,18 @@ pub struct AppError(String);
 
 /// Opens the window and runs until it is closed.
 pub fn run(options: AppOptions) -> Result<(), AppError> {
+    let path = options
+        .settings_path
+        .clone()
+        .or_else(settings::settings_path);
+    let [w, h] = Settings::load(path.as_deref())
+        .0
+        .window
+        .unwrap_or([1400, 860]);
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("riichi-lens")
-            .with_inner_size([1400.0, 860.0])
+            .with_inner_size([w.max(900) as f32, h.max(600) as f32])
             .with_min_inner_size([900.0, 600.0]),
         renderer: eframe::Renderer::Glow,
         ..Default::default()

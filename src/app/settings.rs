@@ -25,6 +25,8 @@ pub struct Settings {
     /// Serve the stream overlay at `http://127.0.0.1:<overlay_port>/overlay`.
     pub serve_overlay: bool,
     pub overlay_port: u16,
+    /// The window's inner size (points) when it was last resized.
+    pub window: Option<[u32; 2]>,
 }
 
 impl Default for Settings {
@@ -36,6 +38,7 @@ impl Default for Settings {
             lang: Lang::En,
             serve_overlay: false,
             overlay_port: 7878,
+            window: None,
         }
     }
 }

@@ -26,6 +26,25 @@ pub struct SourcePanel {
     /// Cameras found by the last look (`Err`: why none could be listed).
     pub cameras: Result<Vec<camera::CameraInfo>, String>,
     pub samples: Option<PathBuf>,
+    /// The file picker, while it is open.
+    dialog: Option<egui_file::FileDialog>,
+}
+
+/// What a dropped or picked path opens as: a folder of images, a video (by its extension),
+/// or an image.
+pub fn spec_for_path(path: PathBuf) -> SourceSpec {
+    const VIDEO: [&str; 8] = ["mp4", "mkv", "mov", "avi", "webm", "m4v", "mpg", "mpeg"];
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if path.is_dir() {
+        SourceSpec::Folder(path)
+    } else if ext.is_some_and(|e| VIDEO.contains(&e.as_str())) {
+        SourceSpec::Video(path)
+    } else {
+        SourceSpec::Image(path)
+    }
 }
 
 /// The bundled sample photos: `samples/photos` in the current folder, beside the
@@ -58,6 +77,7 @@ impl SourcePanel {
             path: String::new(),
             cameras,
             samples: samples_dir(),
+            dialog: None,
         }
     }
 
@@ -116,14 +136,11 @@ impl SourcePanel {
                     let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                     let field_label = ui.button(lang.tr("Open"));
                     field.labelled_by(field_label.id);
+                    if ui.button(lang.tr("Browse…")).clicked() {
+                        self.open_dialog(lang);
+                    }
                     if field_label.clicked() || enter {
-                        let path = PathBuf::from(self.path.trim());
-                        let spec = match self.kind {
-                            Kind::Video => SourceSpec::Video(path),
-                            Kind::Image => SourceSpec::Image(path),
-                            _ => SourceSpec::Folder(path),
-                        };
-                        live.open(spec);
+                        live.open(self.typed_spec());
                     }
                 }
             }
@@ -146,6 +163,20 @@ impl SourcePanel {
                 }
             }
         });
+        if let Some(dialog) = &mut self.dialog {
+            let picked = dialog
+                .show(ui.ctx())
+                .selected()
+                .then(|| dialog.path().map(|p| p.display().to_string()))
+                .flatten();
+            if !dialog.visible() {
+                self.dialog = None;
+            }
+            if let Some(path) = picked {
+                self.path = path;
+                live.open(self.typed_spec());
+            }
+        }
         match &live.source {
             SourceState::Failed(message) => {
                 ui.colored_label(ui.visuals().error_fg_color, message);
@@ -164,6 +195,45 @@ impl SourcePanel {
             }
             _ => {}
         }
+    }
+
+    /// The source the path field names, as the selected kind.
+    fn typed_spec(&self) -> SourceSpec {
+        let path = PathBuf::from(self.path.trim());
+        match self.kind {
+            Kind::Video => SourceSpec::Video(path),
+            Kind::Image => SourceSpec::Image(path),
+            _ => SourceSpec::Folder(path),
+        }
+    }
+
+    /// Opens the file picker for the selected kind, starting beside the path typed so far.
+    fn open_dialog(&mut self, lang: Lang) {
+        let mut dialog = match self.kind {
+            Kind::Folder => egui_file::FileDialog::select_folder(),
+            _ => egui_file::FileDialog::open_file(),
+        }
+        .title(lang.tr(match self.kind {
+            Kind::Video => "Open a video",
+            Kind::Image => "Open an image",
+            _ => "Open a folder of images",
+        }))
+        .show_new_folder(false)
+        .show_rename(false);
+        let typed = PathBuf::from(self.path.trim());
+        let start = if typed.is_dir() {
+            Some(typed)
+        } else {
+            typed
+                .parent()
+                .filter(|p| p.is_dir())
+                .map(|p| p.to_path_buf())
+        };
+        if let Some(dir) = start.or_else(|| self.samples.clone()) {
+            dialog = dialog.initial_path(dir);
+        }
+        dialog.open();
+        self.dialog = Some(dialog);
     }
 
     fn camera_controls(
