@@ -67,6 +67,24 @@ class TileClassifierDS(nn.Module):
 FP32_DILATED_DW = False
 
 
+# bf16 autocast pays off only where the CPU has native bf16 (AVX-512 BF16 / AMX). On an AVX2-only CPU it is emulated:
+# measured on such a 2-core machine (2026-11-23), a detector step took 6.8 s in bf16 against 0.57 s in fp32 and the
+# classifier trained at 42 against 744 crops/s, so there training runs in fp32.
+USE_BF16 = torch.backends.cpu.get_cpu_capability().startswith("AVX512")
+
+
+def bf16_autocast():
+    return torch.autocast("cpu", dtype=torch.bfloat16, enabled=USE_BF16)
+
+
+def freeze_bn(model):
+    """Puts every BatchNorm of `model` in eval mode (running statistics used and not updated); their affine
+    weights still train."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 class DSBlock(nn.Module):
     """Depthwise-separable residual block."""
 

@@ -2,10 +2,11 @@
 
 The exported graphs have their BatchNorm layers folded into the convolutions (weight `P.K.weight` plus a
 `P.K.weight_bias`), so the ONNX file alone is enough to continue training when the `.cache-train/` checkpoints are
-gone. Folding is undone with per-channel statistics measured on real activations: for a folded conv `y = W x + b`
-the BatchNorm after it gets `running_mean = mean(W x)`, `running_var = var(W x) - eps`, `weight = std(W x)`,
-`bias = b + mean(W x)`, so in eval mode the network computes exactly what the ONNX graph computes, and in train mode
-(batch statistics) nearly the same, which lets training go on with BatchNorm live.
+gone. Each folded conv `y = W x + b` is loaded as the conv `W` followed by a BatchNorm that adds `b` (running mean 0,
+running variance 1 - eps, weight 1, bias b): in eval mode the network computes exactly what the ONNX graph computes
+(checked against onnxruntime below). The original batch statistics are not in the ONNX file, so training in train
+mode would normalize with new batch statistics and start from a different function: fine-tune these checkpoints
+with `--freeze-bn` (BatchNorm kept in eval mode, its affine weights still train).
 
   .venv-train/bin/python models/training/recover_ckpt.py            # writes .cache-train/ckpt_det_onnx.pt, ckpt_cls_onnx.pt
 """
@@ -36,7 +37,7 @@ def next_bn(model, conv_name):
     return f"{parent}.{int(k) + 1}"
 
 
-def load_unfolded(model, weights, sample):
+def load_unfolded(model, weights):
     """Load ONNX weights into `model`, turning each folded conv + bias back into conv + BatchNorm."""
     state = model.state_dict()
     folded = {}
@@ -58,28 +59,6 @@ def load_unfolded(model, weights, sample):
         state[f"{bn}.running_var"] = torch.full_like(b, 1 - 1e-5)
     model.load_state_dict(state)
     model.eval()
-    # measure the statistics of each folded conv's output (W x, no bias) on sample inputs
-    mods = dict(model.named_modules())
-    stats = {}
-
-    def hook(name):
-        def f(_m, _inp, out):
-            stats[name] = (out.mean((0, 2, 3)), out.var((0, 2, 3)))
-        return f
-
-    hs = [mods[c].register_forward_hook(hook(c)) for c in folded]
-    with torch.no_grad():
-        model(sample)
-    for h in hs:
-        h.remove()
-    for conv, b in folded.items():
-        mu, var = stats[conv]
-        var = var.clamp(min=1e-4)
-        bn = mods[next_bn(model, conv)]
-        bn.running_mean.copy_(mu)
-        bn.running_var.copy_(var - bn.eps)
-        bn.weight.data.copy_(var.sqrt())
-        bn.bias.data.copy_(b + mu)
     return model
 
 
@@ -101,9 +80,8 @@ def main():
     args = ap.parse_args()
     torch.manual_seed(0)
     os.makedirs(args.out, exist_ok=True)
-    # sample inputs: smooth random images are enough to set scale; statistics drift back during training
     det_path = os.path.join(args.models, "tile_detector.onnx")
-    det = load_unfolded(TileDetector(), onnx_weights(det_path, "det."), torch.rand(4, 3, 384, 640))
+    det = load_unfolded(TileDetector(), onnx_weights(det_path, "det."))
     x = torch.rand(1, 3, 384, 640)
 
     def det_out(o):
@@ -114,7 +92,7 @@ def main():
     torch.save({"model": det.state_dict(), "step": 0, "from": det_path}, os.path.join(args.out, "ckpt_det_onnx.pt"))
 
     cls_path = os.path.join(args.models, "tile_classifier.onnx")
-    cls = load_unfolded(TileClassifierDS(), onnx_weights(cls_path, "cls."), torch.rand(64, 3, 64, 48))
+    cls = load_unfolded(TileClassifierDS(), onnx_weights(cls_path, "cls."))
     xc = torch.rand(8, 3, 64, 48)
     check(cls, cls_path, xc, lambda o: [torch.softmax(o, 1).numpy()])
     torch.save({"model": cls.state_dict(), "from": cls_path}, os.path.join(args.out, "ckpt_cls_onnx.pt"))

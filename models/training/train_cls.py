@@ -16,6 +16,8 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
 from common import BACK, CACHE, CLASSES, NUM_CLASSES, REPO  # noqa: E402
+import models  # noqa: E402
+from models import freeze_bn  # noqa: E402
 from models import ClassifierExport, TileClassifier, TileClassifierDS  # noqa: E402
 import real_data  # noqa: E402
 
@@ -95,7 +97,7 @@ def evaluate(model, x, y, bs=512):
     model.eval()
     pred = []
     for i in range(0, len(x), bs):
-        with torch.autocast("cpu", dtype=torch.bfloat16):
+        with models.bf16_autocast():
             pred.append(model(to_tensor(x[i:i + bs])).float().argmax(1))
     pred = torch.cat(pred).numpy()
     return float((pred == y).mean()), pred
@@ -115,6 +117,9 @@ def main():
                     help="drop 'back' crops whose back colour is white-ish (indistinguishable from a white dragon)")
     ap.add_argument("--out", default=os.path.join(REPO, "models", "tile_classifier.onnx"))
     ap.add_argument("--ckpt", default=os.path.join(CACHE, "ckpt_cls.pt"))
+    ap.add_argument("--freeze-bn", action="store_true",
+                    help="keep BatchNorm in eval mode (fixed statistics): fine-tuning from weights rebuilt from ONNX "
+                         "by recover_ckpt.py, which are exact only with the statistics they were given")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -146,6 +151,8 @@ def main():
     step = 0
     for ep in range(args.epochs):
         model.train()
+        if args.freeze_bn:
+            freeze_bn(model)
         perm = rng.permutation(len(X))
         t1 = time.time()
         tot, n = 0.0, 0
@@ -153,7 +160,7 @@ def main():
             idx = np.sort(perm[i:i + args.bs])
             x = gpu_like_aug(to_tensor(X[idx]), g, args.rot_deg).contiguous(memory_format=torch.channels_last)
             y = torch.from_numpy(Y[idx])
-            with torch.autocast("cpu", dtype=torch.bfloat16):
+            with models.bf16_autocast():
                 out = model(x)
             loss = F.cross_entropy(out.float(), y, label_smoothing=0.05)
             opt.zero_grad(set_to_none=True)

@@ -18,6 +18,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(__file__))
 from common import CACHE, REPO  # noqa: E402
 import models  # noqa: E402
+from models import freeze_bn  # noqa: E402
 from models import DetectorExport, TileDetector  # noqa: E402
 import real_data  # noqa: E402
 
@@ -164,7 +165,7 @@ def batch_from(rng, pool, idx, H, W, syn=True):
 
 def losses(model, batch):
     x, hm, ig, rg, rw = batch
-    with torch.autocast("cpu", dtype=torch.bfloat16):
+    with models.bf16_autocast():
         heat, reg = model(x)
     heat, reg = heat.float(), reg.float()
     lh = focal_loss(heat, hm, ig)
@@ -191,6 +192,9 @@ def main():
     ap.add_argument("--threads-file", default=None, help="switch to 2 threads once this file exists")
     ap.add_argument("--boost-from", type=int, default=None, help="oversample synthetic shards with this number or higher")
     ap.add_argument("--boost", type=int, default=3, help="repeat factor of the --boost-from shards")
+    ap.add_argument("--freeze-bn", action="store_true",
+                    help="keep BatchNorm in eval mode (fixed statistics): fine-tuning from weights rebuilt from ONNX "
+                         "by recover_ckpt.py, which are exact only with the statistics they were given")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -228,6 +232,8 @@ def main():
         for gp in opt.param_groups:
             gp["lr"] = lr
         model.train()
+        if args.freeze_bn:
+            freeze_bn(model)
         r = rng.random()
         if r < args.real_frac:
             H, W = (384, 640) if rng.random() < 0.7 else (640, 384)
