@@ -14,6 +14,9 @@ CLASSES = (
     + ["back"]
 )
 NUM_CLASSES = len(CLASSES)
+# Classifiers trained with mined negatives (mine_negatives.py, train_cls.py --none) have one more output after the 38
+# tile classes: the probability that the crop is not a tile at all (a keycap, a card, a felt gap).
+NONE = NUM_CLASSES
 CLS = {c: i for i, c in enumerate(CLASSES)}
 BACK = CLS["back"]
 

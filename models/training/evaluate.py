@@ -26,6 +26,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 from common import BACK, CLASSES, REPO  # noqa: E402
+import reference_infer  # noqa: E402
 from reference_infer import Recognizer  # noqa: E402
 import real_data  # noqa: E402
 
@@ -114,7 +115,7 @@ def eval_camerash(rec):
         top3 = np.argsort(-p, 1)[:, :3]
         out[split] = {"n": len(y), "accuracy": float((pred == y).mean()),
                       "top3": float(np.mean([y[i] in top3[i] for i in range(len(y))])),
-                      "errors": [(CLASSES[a], CLASSES[b]) for a, b in zip(y, pred) if a != b][:40]}
+                      "errors": [(CLASSES[a], (CLASSES + ["none"])[b]) for a, b in zip(y, pred) if a != b][:40]}
     return out
 
 
@@ -316,8 +317,11 @@ def main():
                     help="generated scene set for the synthetic section (.cache-train/det/NAME_*.npz), e.g. testneg")
     ap.add_argument("--one-way", action="store_true",
                     help="classify each tile once, along the detector's angle (the runtime before 2026-11-23)")
+    ap.add_argument("--not-tile", type=float, default=reference_infer.NOT_TILE_T,
+                    help="drop boxes whose mean 'not a tile' probability reaches this (39-output classifiers)")
     ap.add_argument("--dump-dir", default=None, help="write crop contact sheets of the eval photos here (not the repo)")
     args = ap.parse_args()
+    reference_infer.NOT_TILE_T = args.not_tile
     rec = Recognizer(args.models)
     if args.one_way:
         rec = OneWay(rec)

@@ -13,7 +13,9 @@ Pipeline (see models/MODEL_CARD.md for the exact contract):
  4. crop: for each box, pyramid level L = max(0, floor(log2(w / 48))) of the original image (each level = 2x2 mean,
     floor size); sample a 48x64 crop with bilinear interpolation via the affine map of common.crop_affine
     (rotated rectangle w*1.1 x h*1.1 around the centre, tile up axis vertical), coordinates divided by 2^L.
- 5. classifier on the crops [N,3,64,48] float32 RGB /255 -> probs [N,38] (softmax already applied).
+ 5. classifier on the crops [N,3,64,48] float32 RGB /255 -> probs [N,38] or [N,39] (softmax already applied).
+    With 39 outputs the last is "not a tile": a box whose two readings (along and across the hand's up axis) give it
+    NOT_TILE_T or more on average is dropped, and the 38 tile probabilities are renormalized to sum to 1.
 """
 import argparse
 import json
@@ -33,6 +35,8 @@ INPUT_LONG = 640
 # The two-way reading (see Recognizer.__call__), as in src/vision/mod.rs.
 ANGLE_WEIGHT = 0.4
 SNAP_TOLERANCE = math.radians(15.0)
+# A box whose mean "not a tile" probability (39-output classifiers) reaches this is dropped, as in src/vision/mod.rs.
+NOT_TILE_T = 0.8
 
 
 def axis_difference(a, b):
@@ -156,9 +160,16 @@ class Recognizer:
         probs = self.classify(cr)
         t3 = time.perf_counter()
         self.timing = {"detect_ms": (t1 - t0) * 1e3, "crop_ms": (t2 - t1) * 1e3, "classify_ms": (t3 - t2) * 1e3}
+        not_tile = np.zeros(len(probs), np.float32)
+        if probs.shape[1] > len(CLASSES):
+            not_tile = probs[:, len(CLASSES)]
+            probs = probs[:, :len(CLASSES)] / np.maximum(probs[:, :len(CLASSES)].sum(1, keepdims=True), 1e-6)
         res = []
         for i, b in enumerate(boxes):
             ux, uy = math.cos(b["phi"]), math.sin(b["phi"])
+            rejected = not_tile[2 * i:2 * i + 2].mean() if two_way else not_tile[i]
+            if rejected >= NOT_TILE_T:
+                continue
             if two_way:
                 pu, ps = probs[2 * i], probs[2 * i + 1]
                 angle = axis_difference(b["phi"], up) / (math.pi / 4) - 1

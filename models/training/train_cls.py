@@ -76,7 +76,7 @@ def rotate_batch(x, g, max_deg, p=0.6):
     return F.grid_sample(x.contiguous(), grid, mode="bilinear", padding_mode="border", align_corners=False)
 
 
-def gpu_like_aug(x, g, rot_deg=0.0):
+def gpu_like_aug(x, g, rot_deg=0.0, shadow_p=0.0):
     """cheap batch augmentation on tensors: half-turn, brightness/contrast, channel gains, small shift."""
     n = x.shape[0]
     if rot_deg > 0:
@@ -89,6 +89,30 @@ def gpu_like_aug(x, g, rot_deg=0.0):
     gray = torch.rand(n, generator=g) < 0.1
     if gray.any():
         x[gray] = x[gray].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+    if shadow_p > 0:
+        x = cast_shadow(x, g, shadow_p)
+    return x
+
+
+def cast_shadow(x, g, p):
+    """Darkens the part of a share p of the crops on one side of a random soft-edged line: the shadow a
+    neighbouring standing tile casts across a face. A blank white dragon half in shadow was read as a face-down
+    tile on a real photo; the synthetic scenes cast shadows on the table only."""
+    n, _, H, W = x.shape
+    sel = torch.rand(n, generator=g) < p
+    if not sel.any():
+        return x
+    k = int(sel.sum())
+    ang = torch.rand(k, generator=g) * 2 * math.pi
+    off = (torch.rand(k, generator=g) - 0.5) * 1.2
+    soft = 0.02 + torch.rand(k, generator=g) * 0.15
+    depth = 0.25 + torch.rand(k, generator=g) * 0.4
+    yy = torch.linspace(-1, 1, H).view(1, H, 1)
+    xx = torch.linspace(-1, 1, W).view(1, 1, W) * (W / H)
+    d = xx * torch.cos(ang).view(k, 1, 1) + yy * torch.sin(ang).view(k, 1, 1) - off.view(k, 1, 1)
+    m = torch.sigmoid(d / soft.view(k, 1, 1))
+    x = x.clone()
+    x[sel] = x[sel] * (1 - depth.view(k, 1, 1, 1) * m.unsqueeze(1))
     return x
 
 
@@ -117,6 +141,13 @@ def main():
                     help="drop 'back' crops whose back colour is white-ish (indistinguishable from a white dragon)")
     ap.add_argument("--out", default=os.path.join(REPO, "models", "tile_classifier.onnx"))
     ap.add_argument("--ckpt", default=os.path.join(CACHE, "ckpt_cls.pt"))
+    ap.add_argument("--none", action="store_true",
+                    help="add the 'not a tile' output (index 38) trained on the mined negatives cls/neg_*.npz")
+    ap.add_argument("--none-keep", type=float, default=1.0,
+                    help="share of the mined not-a-tile crops used (so they do not outnumber the tiles)")
+    ap.add_argument("--boost-class", default=None, help="CODE:TIMES, e.g. P:4: repeat that class's crops")
+    ap.add_argument("--shadow", type=float, default=0.0,
+                    help="share of crops given a cast shadow across part of the face (augmentation)")
     ap.add_argument("--freeze-bn", action="store_true",
                     help="keep BatchNorm in eval mode (fixed statistics): fine-tuning from weights rebuilt from ONNX "
                          "by recover_ckpt.py, which are exact only with the statistics they were given")
@@ -133,15 +164,38 @@ def main():
         white = (ys == BACK) & (c.min(1) > 150) & (c.max(1) - c.min(1) < 40)
         print(f"dropping {int(white.sum())} white-ish back crops of {int((ys == BACK).sum())}", flush=True)
         xs, ys = xs[~white], ys[~white]
+    n_out = NUM_CLASSES
+    if args.none:
+        xn, yn = load_synth("neg")
+        keep = rng.random(len(xn)) < args.none_keep
+        xn, yn = xn[keep], yn[keep]
+        print(f"mined not-a-tile crops: {len(xn)} kept of {len(keep)}", flush=True)
+        xs, ys = np.concatenate([xs, xn]), np.concatenate([ys, yn])
+        n_out = NUM_CLASSES + 1
     X = np.concatenate([xs, xr])
     Y = np.concatenate([ys, yr])
-    counts = np.bincount(Y, minlength=NUM_CLASSES)
-    print("per-class counts:", dict(zip(CLASSES, counts.tolist())), flush=True)
+    if args.boost_class:
+        # a blank white dragon looks like the blank white cards and dice among the mined negatives: repeat its
+        # crops so the not-a-tile output does not swallow it
+        code, _, times = args.boost_class.partition(":")
+        sel = np.nonzero(Y == CLASSES.index(code))[0]
+        extra = np.repeat(sel, int(times) - 1)
+        X, Y = np.concatenate([X, X[extra]]), np.concatenate([Y, Y[extra]])
+        print(f"{code} crops repeated x{times}: {len(sel)} -> {len(sel) * int(times)}", flush=True)
+    counts = np.bincount(Y, minlength=n_out)
+    print("per-class counts:", dict(zip(CLASSES + ["none"], counts.tolist())), flush=True)
     evs = eval_sets()
-    model = (TileClassifierDS() if args.arch == "ds" else TileClassifier()).to(memory_format=torch.channels_last)
+    model = (TileClassifierDS(n_out) if args.arch == "ds" else TileClassifier(n_out)).to(memory_format=torch.channels_last)
     print("params", sum(p.numel() for p in model.parameters()), flush=True)
     if args.init:
-        model.load_state_dict(torch.load(args.init)["model"])
+        state = torch.load(args.init)["model"]
+        if state["fc.weight"].shape[0] < n_out:
+            # a 38-class checkpoint: keep its tile outputs, start the new 'not a tile' output from zero
+            fc_w, fc_b = model.fc.weight.detach().clone(), model.fc.bias.detach().clone()
+            fc_w[:NUM_CLASSES], fc_b[:NUM_CLASSES] = state["fc.weight"], state["fc.bias"]
+            fc_w[NUM_CLASSES:], fc_b[NUM_CLASSES:] = 0.0, -2.0
+            state["fc.weight"], state["fc.bias"] = fc_w, fc_b
+        model.load_state_dict(state)
         print("initialized from", args.init, flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     steps = args.epochs * (len(X) // args.bs)
@@ -158,7 +212,7 @@ def main():
         tot, n = 0.0, 0
         for i in range(0, len(perm) - args.bs + 1, args.bs):
             idx = np.sort(perm[i:i + args.bs])
-            x = gpu_like_aug(to_tensor(X[idx]), g, args.rot_deg).contiguous(memory_format=torch.channels_last)
+            x = gpu_like_aug(to_tensor(X[idx]), g, args.rot_deg, args.shadow).contiguous(memory_format=torch.channels_last)
             y = torch.from_numpy(Y[idx])
             with models.bf16_autocast():
                 out = model(x)

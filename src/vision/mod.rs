@@ -1,6 +1,7 @@
 //! Tile recognition: runs the two ONNX models under `models/` (a tile detector and a tile
 //! classifier, contract in `models/MODEL_CARD.md`) through ONNX Runtime, and turns their output
-//! into detected tiles with boxes, classes, confidences and orientation.
+//! into detected tiles with boxes, classes, confidences and orientation. A classifier with a
+//! 39th output ("not a tile") also vetoes detector boxes that are not tiles.
 //!
 //! [`runtime`] finds and loads the ONNX Runtime library and the model files, [`picture`] owns
 //! decoding and pixel work, [`layout`] turns detections into a hand.
@@ -185,6 +186,9 @@ pub struct Settings {
     pub score_threshold: f32,
     /// Detector input long side.
     pub input_long_side: u32,
+    /// A box is dropped when the classifier's "not a tile" output (its 39th, where it has one)
+    /// averages this or more over the box's two readings.
+    pub not_tile_threshold: f32,
 }
 
 impl Default for Settings {
@@ -192,6 +196,7 @@ impl Default for Settings {
         Settings {
             score_threshold: 0.30,
             input_long_side: 640,
+            not_tile_threshold: 0.8,
         }
     }
 }
@@ -252,11 +257,13 @@ impl Recognizer {
             }
         }
         let probs = self.classify(image, &crops)?;
+        let threshold = self.settings.not_tile_threshold;
         Ok(boxes
             .into_iter()
             .zip(probs.chunks_exact(2))
+            .filter(|(_, pair)| Reading::is_tile(pair, threshold))
             .map(|((rotated, score), pair)| {
-                let (upright, sideways) = (pair[0], pair[1]);
+                let (upright, sideways) = (pair[0].tiles, pair[1].tiles);
                 let top = |p: &[f32; CLASS_COUNT]| p.iter().copied().fold(1e-6f32, f32::max);
                 let angle =
                     layout::axis_difference(rotated.phi, up) / std::f32::consts::FRAC_PI_4 - 1.0;
@@ -330,11 +337,7 @@ impl Recognizer {
         Ok(kept)
     }
 
-    fn classify(
-        &mut self,
-        image: &Rgb,
-        boxes: &[RotatedBox],
-    ) -> Result<Vec<[f32; CLASS_COUNT]>, VisionError> {
+    fn classify(&mut self, image: &Rgb, boxes: &[RotatedBox]) -> Result<Vec<Reading>, VisionError> {
         if boxes.is_empty() {
             return Ok(Vec::new());
         }
@@ -343,15 +346,53 @@ impl Recognizer {
         let tensor = ort::value::TensorRef::from_array_view((shape, batch.as_slice()))?;
         let outputs = self.classifier.run(ort::inputs!["crops" => tensor])?;
         let probs = outputs[0].try_extract_array::<f32>()?;
-        if probs.shape() != [boxes.len(), CLASS_COUNT] {
+        let shape = probs.shape();
+        if shape.len() != 2
+            || shape[0] != boxes.len()
+            || !(CLASS_COUNT..=CLASS_COUNT + 1).contains(&shape[1])
+        {
             return Err(VisionError::BadModelOutput(format!(
-                "classifier output shape {:?}",
-                probs.shape()
+                "classifier output shape {shape:?} (expected [{}, {CLASS_COUNT} or {}])",
+                boxes.len(),
+                CLASS_COUNT + 1
             )));
         }
         Ok((0..boxes.len())
-            .map(|n| std::array::from_fn(|c| probs[[n, c]]))
+            .map(|n| {
+                let row: Vec<f32> = (0..shape[1]).map(|c| probs[[n, c]]).collect();
+                Reading::from_row(&row)
+            })
             .collect())
+    }
+}
+
+/// The classifier's reading of one crop.
+#[derive(Clone, Copy, Debug)]
+struct Reading {
+    /// Probabilities of the 38 classes, given that the crop is a tile.
+    tiles: [f32; CLASS_COUNT],
+    /// Probability that the crop is not a tile (0 from a 38-output classifier).
+    not_tile: f32,
+}
+
+impl Reading {
+    /// A classifier output row: 38 class probabilities, or 39 with "not a tile" last. The tile
+    /// probabilities are rescaled to those given that it is a tile, as a 38-class model gives
+    /// them.
+    fn from_row(row: &[f32]) -> Reading {
+        let not_tile = row.get(CLASS_COUNT).copied().unwrap_or(0.0);
+        let scale = 1.0 / (1.0 - not_tile).max(1e-6);
+        Reading {
+            tiles: std::array::from_fn(|c| row.get(c).copied().unwrap_or(0.0) * scale),
+            not_tile,
+        }
+    }
+
+    /// Whether a box read both ways (`pair`) is a tile: its mean "not a tile" probability is
+    /// under `threshold`.
+    fn is_tile(pair: &[Reading], threshold: f32) -> bool {
+        let mean = pair.iter().map(|r| r.not_tile).sum::<f32>() / pair.len().max(1) as f32;
+        mean < threshold
     }
 }
 
@@ -404,6 +445,30 @@ impl Recognizer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_not_a_tile_output_rescales_and_rejects() {
+        let mut row = vec![0.0f32; CLASS_COUNT];
+        row[4] = 0.75;
+        row[5] = 0.25;
+        let plain = Reading::from_row(&row);
+        assert_eq!((plain.tiles[4], plain.not_tile), (0.75, 0.0));
+        row.iter_mut().for_each(|p| *p /= 2.0);
+        row.push(0.5);
+        let with_none = Reading::from_row(&row);
+        assert_eq!(
+            (with_none.tiles[4], with_none.tiles[5], with_none.not_tile),
+            (0.75, 0.25, 0.5)
+        );
+        assert!(Reading::is_tile(&[plain, plain], 0.5));
+        assert!(!Reading::is_tile(&[with_none, with_none], 0.5));
+        // One reading sure it is not a tile, the other sure it is: the mean decides.
+        let mut sure = row.clone();
+        sure[CLASS_COUNT] = 0.9;
+        let sure = Reading::from_row(&sure);
+        assert!(Reading::is_tile(&[sure, plain], 0.5));
+        assert!(!Reading::is_tile(&[sure, with_none], 0.5));
+    }
 
     #[test]
     fn classes_map_to_faces_and_back() {

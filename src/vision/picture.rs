@@ -198,39 +198,95 @@ pub fn letterbox(image: &Rgb, long_side: u32) -> Result<Letterbox, VisionError> 
     })
 }
 
-/// A level of the area pyramid: the image averaged over 2^level × 2^level blocks.
+/// A level of the area pyramid: the image averaged over 2^level × 2^level blocks, kept only
+/// over the window the crops sample (a 12 MP photo's tiles cover a small part of it, and
+/// building a whole level costs a pass over every pixel of the photo).
 struct Level {
+    /// The whole level's size.
     width: usize,
     height: usize,
+    /// The window held: its top-left corner and size, in level pixels.
+    x0: usize,
+    y0: usize,
+    win_w: usize,
+    win_h: usize,
     pixels: Vec<f32>,
 }
 
+/// A window of a level, in level pixels: columns `x0..x1` and rows `y0..y1`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Window {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+}
+
 impl Level {
+    fn size(image: &Rgb, level: u32) -> (usize, usize) {
+        (
+            (image.width as usize >> level).max(1),
+            (image.height as usize >> level).max(1),
+        )
+    }
+
+    /// The whole level.
+    #[cfg(test)]
     fn build(image: &Rgb, level: u32) -> Level {
+        let (width, height) = Level::size(image, level);
+        Level::build_window(
+            image,
+            level,
+            Window {
+                x0: 0,
+                y0: 0,
+                x1: width,
+                y1: height,
+            },
+        )
+    }
+
+    /// The level over `window` (clipped to the level).
+    fn build_window(image: &Rgb, level: u32, window: Window) -> Level {
         let k = 1usize << level;
-        let width = (image.width as usize >> level).max(1);
-        let height = (image.height as usize >> level).max(1);
+        let (width, height) = Level::size(image, level);
+        let (x0, y0) = (window.x0.min(width - 1), window.y0.min(height - 1));
+        let (x1, y1) = (
+            window.x1.clamp(x0 + 1, width),
+            window.y1.clamp(y0 + 1, height),
+        );
+        let (win_w, win_h) = (x1 - x0, y1 - y0);
+        let src_w = image.width as usize;
         if k == 1 {
+            let mut pixels = Vec::with_capacity(win_w * win_h * 3);
+            for y in y0..y1 {
+                let row = &image.pixels[(y * src_w + x0) * 3..(y * src_w + x1) * 3];
+                pixels.extend(row.iter().map(|&p| f32::from(p)));
+            }
             return Level {
                 width,
                 height,
-                pixels: image.pixels.iter().map(|&p| f32::from(p)).collect(),
+                x0,
+                y0,
+                win_w,
+                win_h,
+                pixels,
             };
         }
         // Block sums, accumulated a source row at a time over contiguous slices. A block is
         // clipped to the image, which only happens when the image is narrower or shorter than
         // one block (its level is then 1 pixel wide or high).
-        let (src_w, src_h) = (image.width as usize, image.height as usize);
+        let src_h = image.height as usize;
         let block_w = k.min(src_w);
         let block_h = k.min(src_h);
         let norm = 1.0 / (block_w * block_h) as f32;
-        let mut pixels = vec![0f32; width * height * 3];
-        let mut sums = vec![0u32; width * 3];
-        for (y, out) in pixels.chunks_exact_mut(width * 3).enumerate() {
+        let mut pixels = vec![0f32; win_w * win_h * 3];
+        let mut sums = vec![0u32; win_w * 3];
+        for (y, out) in (y0..y1).zip(pixels.chunks_exact_mut(win_w * 3)) {
             sums.fill(0);
             for yy in y * k..(y * k + block_h).min(src_h) {
                 let row = &image.pixels[yy * src_w * 3..(yy + 1) * src_w * 3];
-                for (x, sum) in sums.chunks_exact_mut(3).enumerate() {
+                for (x, sum) in (x0..x1).zip(sums.chunks_exact_mut(3)) {
                     let start = x * k * 3;
                     let end = (start + block_w * 3).min(row.len());
                     for px in row[start..end].chunks_exact(3) {
@@ -247,11 +303,16 @@ impl Level {
         Level {
             width,
             height,
+            x0,
+            y0,
+            win_w,
+            win_h,
             pixels,
         }
     }
 
-    /// Bilinear sample with edge replication.
+    /// Bilinear sample with edge replication (at the level's edges; the window must hold
+    /// every pixel sampled).
     fn sample(&self, x: f32, y: f32, out: &mut [f32; 3]) {
         let max_x = (self.width - 1) as f32;
         let max_y = (self.height - 1) as f32;
@@ -259,7 +320,12 @@ impl Level {
         let (x0, y0) = (x.floor() as usize, y.floor() as usize);
         let (x1, y1) = ((x0 + 1).min(self.width - 1), (y0 + 1).min(self.height - 1));
         let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-        let p = |xx: usize, yy: usize, c: usize| self.pixels[(yy * self.width + xx) * 3 + c];
+        // Clamped into the window too, so a sample just outside it (float rounding) reads its
+        // edge instead of panicking.
+        let wx = |xx: usize| xx.saturating_sub(self.x0).min(self.win_w - 1);
+        let wy = |yy: usize| yy.saturating_sub(self.y0).min(self.win_h - 1);
+        let p =
+            |xx: usize, yy: usize, c: usize| self.pixels[(wy(yy) * self.win_w + wx(xx)) * 3 + c];
         for (c, o) in out.iter_mut().enumerate() {
             let top = p(x0, y0, c) * (1.0 - fx) + p(x1, y0, c) * fx;
             let bottom = p(x0, y1, c) * (1.0 - fx) + p(x1, y1, c) * fx;
@@ -312,35 +378,98 @@ pub const CROP_H: usize = 64;
 /// The crop covers the box enlarged by this factor.
 pub const CROP_MARGIN: f32 = 1.1;
 
-/// Samples each box upright into a `[n, 3, 64, 48]` float batch (values 0–1).
-pub fn crops(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
-    let mut levels: Vec<Option<Level>> = Vec::new();
-    let per = 3 * CROP_H * CROP_W;
-    let mut out = vec![0f32; boxes.len() * per];
-    for (n, b) in boxes.iter().enumerate() {
+/// Where a box's crop samples: its pyramid level, and the crop's top-left corner and the steps
+/// of one crop pixel across and down, in level pixels.
+struct CropGeometry {
+    level: u32,
+    tl: (f32, f32),
+    step_x: (f32, f32),
+    step_y: (f32, f32),
+}
+
+impl CropGeometry {
+    fn of(b: &RotatedBox) -> CropGeometry {
         let level = (b.w.max(1e-3) / CROP_W as f32).log2().floor().max(0.0) as u32;
         let level = level.min(8);
-        if levels.len() <= level as usize {
-            levels.resize_with(level as usize + 1, || None);
-        }
-        let pyramid = levels[level as usize].get_or_insert_with(|| Level::build(image, level));
         let k = (1u32 << level) as f32;
         let (cx, cy) = ((b.cx + 0.5) / k - 0.5, (b.cy + 0.5) / k - 0.5);
         let (w, h) = (b.w / k * CROP_MARGIN, b.h / k * CROP_MARGIN);
         let (ux, uy) = (b.phi.cos(), b.phi.sin());
         let (vx, vy) = (-uy, ux);
-        let tl = (
-            cx + ux * h / 2.0 - vx * w / 2.0,
-            cy + uy * h / 2.0 - vy * w / 2.0,
-        );
-        let step_x = (vx * w / CROP_W as f32, vy * w / CROP_W as f32);
-        let step_y = (-ux * h / CROP_H as f32, -uy * h / CROP_H as f32);
+        CropGeometry {
+            level,
+            tl: (
+                cx + ux * h / 2.0 - vx * w / 2.0,
+                cy + uy * h / 2.0 - vy * w / 2.0,
+            ),
+            step_x: (vx * w / CROP_W as f32, vy * w / CROP_W as f32),
+            step_y: (-ux * h / CROP_H as f32, -uy * h / CROP_H as f32),
+        }
+    }
+
+    fn at(&self, i: usize, j: usize) -> (f32, f32) {
+        (
+            self.tl.0 + self.step_x.0 * i as f32 + self.step_y.0 * j as f32,
+            self.tl.1 + self.step_x.1 * i as f32 + self.step_y.1 * j as f32,
+        )
+    }
+
+    /// The level pixels the crop reads (the bilinear neighbours of its sample points, with
+    /// a pixel to spare for rounding).
+    fn window(&self) -> Window {
+        let corners = [
+            self.at(0, 0),
+            self.at(CROP_W - 1, 0),
+            self.at(0, CROP_H - 1),
+            self.at(CROP_W - 1, CROP_H - 1),
+        ];
+        let lo = |v: f32| (v.floor() - 1.0).max(0.0) as usize;
+        let hi = |v: f32| (v.ceil() + 2.0).max(0.0) as usize;
+        let (xs, ys) = (corners.map(|c| c.0), corners.map(|c| c.1));
+        let min = |v: [f32; 4]| v.iter().copied().fold(f32::INFINITY, f32::min);
+        let max = |v: [f32; 4]| v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        Window {
+            x0: lo(min(xs)),
+            y0: lo(min(ys)),
+            x1: hi(max(xs)),
+            y1: hi(max(ys)),
+        }
+    }
+}
+
+/// Samples each box upright into a `[n, 3, 64, 48]` float batch (values 0–1).
+pub fn crops(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
+    let geometry: Vec<CropGeometry> = boxes.iter().map(CropGeometry::of).collect();
+    // One window per level: the union of what its crops read.
+    let mut windows: Vec<Option<Window>> = vec![None; 9];
+    for g in &geometry {
+        let w = g.window();
+        windows[g.level as usize] = Some(match windows[g.level as usize] {
+            None => w,
+            Some(u) => Window {
+                x0: u.x0.min(w.x0),
+                y0: u.y0.min(w.y0),
+                x1: u.x1.max(w.x1),
+                y1: u.y1.max(w.y1),
+            },
+        });
+    }
+    let levels: Vec<Option<Level>> = windows
+        .iter()
+        .enumerate()
+        .map(|(level, w)| w.map(|w| Level::build_window(image, level as u32, w)))
+        .collect();
+    let per = 3 * CROP_H * CROP_W;
+    let mut out = vec![0f32; boxes.len() * per];
+    for (n, g) in geometry.iter().enumerate() {
+        let Some(pyramid) = &levels[g.level as usize] else {
+            continue;
+        };
         let mut px = [0f32; 3];
         let base = n * per;
         for j in 0..CROP_H {
             for i in 0..CROP_W {
-                let sx = tl.0 + step_x.0 * i as f32 + step_y.0 * j as f32;
-                let sy = tl.1 + step_x.1 * i as f32 + step_y.1 * j as f32;
+                let (sx, sy) = g.at(i, j);
                 pyramid.sample(sx, sy, &mut px);
                 for (c, value) in px.iter().enumerate() {
                     out[base + c * CROP_H * CROP_W + j * CROP_W + i] =
@@ -455,6 +584,48 @@ mod tests {
             phi: -std::f32::consts::FRAC_PI_2,
         }];
         assert_eq!(crops(&tiny, &boxes).len(), 3 * CROP_H * CROP_W);
+    }
+
+    /// The crop read from the window equals the crop read from the whole level.
+    fn crops_from_whole_levels(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
+        let per = 3 * CROP_H * CROP_W;
+        let mut out = vec![0f32; boxes.len() * per];
+        for (n, b) in boxes.iter().enumerate() {
+            let g = CropGeometry::of(b);
+            let pyramid = Level::build(image, g.level);
+            let mut px = [0f32; 3];
+            for j in 0..CROP_H {
+                for i in 0..CROP_W {
+                    let (sx, sy) = g.at(i, j);
+                    pyramid.sample(sx, sy, &mut px);
+                    for (c, value) in px.iter().enumerate() {
+                        out[n * per + c * CROP_H * CROP_W + j * CROP_W + i] =
+                            value.round().clamp(0.0, 255.0) / 255.0;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn windowed_levels_give_the_same_crops() {
+        let (w, h) = (1000u32, 700u32);
+        let pixels: Vec<u8> = (0..u64::from(w * h * 3))
+            .map(|i| (i * 7919 % 251) as u8)
+            .collect();
+        let rgb = Rgb::new(w, h, pixels).unwrap();
+        let boxes = [
+            // level 0, 1, 2 and 3, rotated, and boxes running off each edge
+            (300.0, 200.0, 40.0, 55.0, -1.2),
+            (620.0, 410.0, 110.0, 150.0, 0.4),
+            (20.0, 15.0, 200.0, 260.0, -1.57),
+            (990.0, 690.0, 420.0, 560.0, 2.9),
+            (500.0, 690.0, 60.0, 80.0, 0.0),
+        ]
+        .map(|(cx, cy, w, h, phi)| RotatedBox { cx, cy, w, h, phi });
+        assert_eq!(crops(&rgb, &boxes), crops_from_whole_levels(&rgb, &boxes));
+        assert!(crops(&rgb, &[]).is_empty());
     }
 
     #[test]
