@@ -128,3 +128,14 @@ def crop_affine(cx, cy, w, h, phi, out_w=CROP_W, out_h=CROP_H, margin=CROP_MARGI
     dst = np.float32([[0, 0], [out_w, 0], [0, out_h]])
     import cv2
     return cv2.getAffineTransform(src, dst)
+
+
+def cut_crop(img, cx, cy, w, h, phi, area=None):
+    """The classifier crop of a rotated box, cut from a full-resolution image (training data; the runtime samples
+    an area pyramid instead, see reference_infer.Recognizer.crops). `area`: use area interpolation (default: when
+    the box is more than twice the crop's width)."""
+    import cv2
+    M = crop_affine(cx, cy, w, h, phi)
+    area = w > 2 * CROP_W if area is None else area
+    return cv2.warpAffine(img, M, (CROP_W, CROP_H), flags=cv2.INTER_AREA if area else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)

@@ -21,8 +21,8 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import (ART_DIR, ART_NAMES, BACK, CACHE, CLASSES, CLS, CROP_H, CROP_W, crop_affine,  # noqa: E402
-                    load_camerash)
+from common import (ART_DIR, ART_NAMES, BACK, CACHE, CLASSES, CLS, CROP_H, CROP_W,  # noqa: E402
+                    cut_crop, load_camerash)
 
 cv2.setNumThreads(1)
 TEX_W, TEX_H = 96, 128
@@ -1025,10 +1025,7 @@ def cut_crops(rng, img, labels, n_max=40):
             ph = phi + rng.normal(0, 0.05)
             if rng.random() < 0.5:
                 ph += math.pi  # half-turn invariance
-            M = crop_affine(cx + jx, cy + jy, w * sw, h * sh, ph)
-            c = cv2.warpAffine(img, M, (CROP_W, CROP_H), flags=cv2.INTER_AREA if w > 2 * CROP_W else cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
-            crops.append(c)
+            crops.append(cut_crop(img, cx + jx, cy + jy, w * sw, h * sh, ph, area=w > 2 * CROP_W))
             ys.append(int(cls))
     return crops, ys
 

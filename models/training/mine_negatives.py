@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import CACHE, CROP_H, CROP_W, NONE, REPO, crop_affine  # noqa: E402
+from common import CACHE, CROP_H, CROP_W, NONE, REPO, cut_crop  # noqa: E402
 from reference_infer import Recognizer  # noqa: E402
 
 cv2.setNumThreads(1)
@@ -31,12 +31,6 @@ def near_a_tile(x, y, labels, factor):
     d = np.hypot(labels[:, 1] - x, labels[:, 2] - y)
     r = 0.5 * np.hypot(labels[:, 3], labels[:, 4])
     return bool((d < factor * r).any())
-
-
-def cut(img, cx, cy, w, h, phi):
-    M = crop_affine(cx, cy, w, h, phi)
-    return cv2.warpAffine(img, M, (CROP_W, CROP_H), flags=cv2.INTER_AREA if w > 2 * CROP_W else cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
 
 
 def main():
@@ -65,7 +59,7 @@ def main():
                     continue
                 for turn in (0.0, math.pi / 2):
                     w, h = (b["w"], b["h"]) if turn == 0 else (b["h"], b["w"])
-                    crops.append(cut(img, b["cx"], b["cy"], w, h, b["phi"] + turn + rng.choice([0, math.pi])))
+                    crops.append(cut_crop(img, b["cx"], b["cy"], w, h, b["phi"] + turn + rng.choice([0, math.pi])))
                 mined += 1
             real = L[L[:, 6] == 0]
             if len(real) == 0:
@@ -77,7 +71,7 @@ def main():
                     x, y = rng.uniform(0, W), rng.uniform(0, H)
                     if not near_a_tile(x, y, L, 1.6):
                         w = tw * math.exp(rng.uniform(-0.3, 0.3))
-                        crops.append(cut(img, x, y, w, w * rng.uniform(1.2, 1.5), rng.uniform(-math.pi, math.pi)))
+                        crops.append(cut_crop(img, x, y, w, w * rng.uniform(1.2, 1.5), rng.uniform(-math.pi, math.pi)))
                         randoms += 1
                         break
         out = os.path.join(CACHE, "cls", f"neg_{shard}.npz")
