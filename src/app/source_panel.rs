@@ -30,17 +30,13 @@ pub struct SourcePanel {
     dialog: Option<egui_file::FileDialog>,
 }
 
-/// What a dropped or picked path opens as: a folder of images, a video (by its extension),
-/// or an image.
+/// What a dropped path opens as: a folder of images, a video (by the extensions of
+/// [`crate::capture::VIDEO_EXTENSIONS`]), or an image. Unlike [`SourceSpec::parse`] it never
+/// fails: a file that is neither opens as an image and the source shows why it cannot be read.
 pub fn spec_for_path(path: PathBuf) -> SourceSpec {
-    const VIDEO: [&str; 8] = ["mp4", "mkv", "mov", "avi", "webm", "m4v", "mpg", "mpeg"];
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
     if path.is_dir() {
         SourceSpec::Folder(path)
-    } else if ext.is_some_and(|e| VIDEO.contains(&e.as_str())) {
+    } else if crate::capture::is_video(&path) {
         SourceSpec::Video(path)
     } else {
         SourceSpec::Image(path)

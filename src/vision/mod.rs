@@ -357,12 +357,8 @@ impl Recognizer {
                 CLASS_COUNT + 1
             )));
         }
-        Ok((0..boxes.len())
-            .map(|n| {
-                let row: Vec<f32> = (0..shape[1]).map(|c| probs[[n, c]]).collect();
-                Reading::from_row(&row)
-            })
-            .collect())
+        let flat: Vec<f32> = probs.iter().copied().collect();
+        Ok(flat.chunks_exact(shape[1]).map(Reading::from_row).collect())
     }
 }
 

@@ -222,6 +222,18 @@ struct Window {
     y1: usize,
 }
 
+impl Window {
+    /// The smallest window holding both.
+    fn union(self, other: Window) -> Window {
+        Window {
+            x0: self.x0.min(other.x0),
+            y0: self.y0.min(other.y0),
+            x1: self.x1.max(other.x1),
+            y1: self.y1.max(other.y1),
+        }
+    }
+}
+
 impl Level {
     fn size(image: &Rgb, level: u32) -> (usize, usize) {
         (
@@ -443,16 +455,9 @@ pub fn crops(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
     // One window per level: the union of what its crops read.
     let mut windows: Vec<Option<Window>> = vec![None; 9];
     for g in &geometry {
+        let slot = &mut windows[g.level as usize];
         let w = g.window();
-        windows[g.level as usize] = Some(match windows[g.level as usize] {
-            None => w,
-            Some(u) => Window {
-                x0: u.x0.min(w.x0),
-                y0: u.y0.min(w.y0),
-                x1: u.x1.max(w.x1),
-                y1: u.y1.max(w.y1),
-            },
-        });
+        *slot = Some(slot.map_or(w, |u| u.union(w)));
     }
     let levels: Vec<Option<Level>> = windows
         .iter()
@@ -461,24 +466,29 @@ pub fn crops(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
         .collect();
     let per = 3 * CROP_H * CROP_W;
     let mut out = vec![0f32; boxes.len() * per];
-    for (n, g) in geometry.iter().enumerate() {
-        let Some(pyramid) = &levels[g.level as usize] else {
-            continue;
-        };
+    for (g, crop) in geometry.iter().zip(out.chunks_exact_mut(per)) {
+        if let Some(pyramid) = &levels[g.level as usize] {
+            g.sample_into(pyramid, crop);
+        }
+    }
+    out
+}
+
+impl CropGeometry {
+    /// Samples the crop from its pyramid level into `crop` (planar RGB, values 0–1).
+    fn sample_into(&self, pyramid: &Level, crop: &mut [f32]) {
         let mut px = [0f32; 3];
-        let base = n * per;
         for j in 0..CROP_H {
             for i in 0..CROP_W {
-                let (sx, sy) = g.at(i, j);
+                let (sx, sy) = self.at(i, j);
                 pyramid.sample(sx, sy, &mut px);
                 for (c, value) in px.iter().enumerate() {
-                    out[base + c * CROP_H * CROP_W + j * CROP_W + i] =
+                    crop[c * CROP_H * CROP_W + j * CROP_W + i] =
                         value.round().clamp(0.0, 255.0) / 255.0;
                 }
             }
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -590,20 +600,9 @@ mod tests {
     fn crops_from_whole_levels(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
         let per = 3 * CROP_H * CROP_W;
         let mut out = vec![0f32; boxes.len() * per];
-        for (n, b) in boxes.iter().enumerate() {
+        for (b, crop) in boxes.iter().zip(out.chunks_exact_mut(per)) {
             let g = CropGeometry::of(b);
-            let pyramid = Level::build(image, g.level);
-            let mut px = [0f32; 3];
-            for j in 0..CROP_H {
-                for i in 0..CROP_W {
-                    let (sx, sy) = g.at(i, j);
-                    pyramid.sample(sx, sy, &mut px);
-                    for (c, value) in px.iter().enumerate() {
-                        out[n * per + c * CROP_H * CROP_W + j * CROP_W + i] =
-                            value.round().clamp(0.0, 255.0) / 255.0;
-                    }
-                }
-            }
+            g.sample_into(&Level::build(image, g.level), crop);
         }
         out
     }
