@@ -2,7 +2,7 @@
 the same images as benches/recognize.rs, in its own venv (.venv-peer, models/training/requirements-peer.txt):
 
     .venv-peer/bin/python benches/peer_recognize.py --frames datasets/fixtures/*.jpg \
-        --photos target/tmp/bench-recognize-12mp/*.jpg --workers 1 2
+        --photos target/tmp/bench-12mp-photos/*.jpg --workers 1 2
 
 - per-frame 720p: `predict(preprocess_image(img))` on already decoded 1280x720 frames (the fixtures in turn),
   after a warm-up pass; best and median of 5 passes, milliseconds, ONNX Runtime's default threads.

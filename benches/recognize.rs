@@ -4,14 +4,21 @@
 //! - `recognize/frame_720p/1_thread` and `/2_threads`: `Recognizer::read_photo` (detector,
 //!   crops, classifier, layout, hand-aware decoding) on an already decoded 1280×720 frame, the
 //!   20 fixtures in turn, with 1 or 2 ONNX Runtime intra-op threads per model.
-//! - `recognize/decode_12mp`: decoding one 4000×3000 JPEG (`Rgb::decode`, EXIF applied).
-//! - `recognize/photo_12mp`: decode + `read_photo` on one 4000×3000 JPEG, 1 thread: what one
-//!   `riichi-lens batch` worker does per photo, less hashing and the state commit.
+//! - `recognize/decode_12mp`: decoding one 4000×3000 JPEG in full (`Rgb::decode`, EXIF
+//!   applied), and `recognize/decode_12mp_reduced`: at the reduced size `riichi-lens batch`
+//!   decodes it (`Reduced::decode` with `READ_LONG_SIDE`: half size here).
+//! - `recognize/photo_12mp/full`: decode in full + `read_photo` on one 4000×3000 JPEG, 1
+//!   thread; `recognize/photo_12mp/reduced`: `read_encoded` (reduced decode, decoded again
+//!   only if a tile is too narrow): what one `riichi-lens batch` worker does per photo, less
+//!   hashing and the state commit.
 //!
 //! The 12 MP JPEGs are made at bench time (not committed) into
-//! `target/tmp/bench-recognize-12mp/`: each fixture padded top and bottom by mirroring to 4:3
-//! (1280×960), resized ×3.125 to 4000×3000 (Catmull-Rom), given mild noise (±4 levels, so the
-//! files are as large as phone photos rather than smooth upscales) and encoded at quality 90.
+//! `target/tmp/bench-12mp-photos/`: three per fixture, each fixture padded top and bottom by
+//! mirroring to 4:3 (1280×960), resized ×3.125 to 4000×3000 (Catmull-Rom), given mild noise
+//! (±4 levels, a different seed for each of the three, so the files are as large as phone
+//! photos rather than smooth upscales, and distinct) and encoded at quality 90. Sixty photos
+//! make the batch run long enough that its start-up (loading the models) weighs as it does
+//! in an archive rather than in a handful of files.
 //! `scripts/bench-recognize.sh` runs this bench, then `riichi-lens batch` and the peer
 //! `mahjong-detector` on the same files.
 //!
@@ -24,8 +31,8 @@
 mod thread_cpu;
 
 use criterion::{Criterion, Throughput};
-use riichi_lens::vision::picture::Rgb;
-use riichi_lens::vision::{runtime, Recognizer};
+use riichi_lens::vision::picture::{Reduced, Rgb};
+use riichi_lens::vision::{runtime, Recognizer, READ_LONG_SIDE};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -48,7 +55,7 @@ fn fixture_jpegs() -> Vec<PathBuf> {
 
 /// The folder of generated 12 MP JPEGs.
 pub fn photos_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-recognize-12mp")
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-12mp-photos")
 }
 
 /// A 4000×3000 JPEG made from a 1280×720 fixture (see the module comment).
@@ -95,8 +102,12 @@ fn make_12mp(frame: &Rgb, seed: u32) -> Vec<u8> {
     out
 }
 
-/// Makes the 12 MP JPEGs that are missing and returns their paths.
-fn ensure_photos(fixtures: &[PathBuf], count: usize) -> Vec<PathBuf> {
+/// Photos made from each fixture.
+const PHOTOS_PER_FIXTURE: usize = 3;
+
+/// Makes the 12 MP JPEGs that are missing (`per_fixture` from each of the first `count`
+/// fixtures) and returns their paths.
+fn ensure_photos(fixtures: &[PathBuf], count: usize, per_fixture: usize) -> Vec<PathBuf> {
     let dir = photos_dir();
     std::fs::create_dir_all(&dir).expect("photo folder");
     let mut out = Vec::new();
@@ -105,14 +116,19 @@ fn ensure_photos(fixtures: &[PathBuf], count: usize) -> Vec<PathBuf> {
             .file_stem()
             .and_then(|s| s.to_str())
             .unwrap_or("photo");
-        let path = dir.join(format!("{name}-12mp.jpg"));
-        if !path.is_file() {
-            let frame = Rgb::open(fixture).expect("fixture decodes");
-            let tmp = path.with_extension("part");
-            std::fs::write(&tmp, make_12mp(&frame, i as u32)).expect("write photo");
-            std::fs::rename(&tmp, &path).expect("rename photo");
+        let mut frame = None;
+        for v in 0..per_fixture {
+            let path = dir.join(format!("{name}-{v}-12mp.jpg"));
+            if !path.is_file() {
+                let frame =
+                    frame.get_or_insert_with(|| Rgb::open(fixture).expect("fixture decodes"));
+                let tmp = path.with_extension("part");
+                let seed = (i * PHOTOS_PER_FIXTURE + v) as u32;
+                std::fs::write(&tmp, make_12mp(frame, seed)).expect("write photo");
+                std::fs::rename(&tmp, &path).expect("rename photo");
+            }
+            out.push(path);
         }
-        out.push(path);
     }
     out
 }
@@ -142,7 +158,11 @@ fn main() {
         .take(if benchmarking { fixtures.len() } else { 2 })
         .map(|p| Rgb::open(p).expect("fixture decodes"))
         .collect();
-    let photos = ensure_photos(&fixtures, if benchmarking { fixtures.len() } else { 1 });
+    let photos = if benchmarking {
+        ensure_photos(&fixtures, fixtures.len(), PHOTOS_PER_FIXTURE)
+    } else {
+        ensure_photos(&fixtures, 1, 1)
+    };
     let photo_bytes: Vec<Vec<u8>> = photos
         .iter()
         .map(|p| std::fs::read(p).expect("photo readable"))
@@ -176,11 +196,23 @@ fn main() {
                 black_box(Rgb::decode(&photo_bytes[next]).expect("decode"))
             })
         });
-        group.bench_function("photo_12mp/1_thread", |b| {
+        group.bench_function("decode_12mp_reduced", |b| {
+            b.iter(|| {
+                next = (next + 1) % photo_bytes.len();
+                black_box(Reduced::decode(&photo_bytes[next], 8, READ_LONG_SIDE).expect("decode"))
+            })
+        });
+        group.bench_function("photo_12mp/full", |b| {
             b.iter(|| {
                 next = (next + 1) % photo_bytes.len();
                 let rgb = Rgb::decode(&photo_bytes[next]).expect("decode");
                 black_box(one.read_photo(&rgb).expect("read"))
+            })
+        });
+        group.bench_function("photo_12mp/reduced", |b| {
+            b.iter(|| {
+                next = (next + 1) % photo_bytes.len();
+                black_box(one.read_encoded(&photo_bytes[next]).expect("read"))
             })
         });
         group.finish();
@@ -208,24 +240,37 @@ fn main() {
         );
     }
     let passes = if benchmarking { 2 } else { 1 };
-    let (mut decode, mut whole, mut cpu) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut decode, mut whole) = (Vec::new(), Vec::new());
+    let (mut reduced, mut read, mut cpu) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..passes {
         for bytes in &photo_bytes {
-            let cpu_start = thread_cpu();
             let start = Instant::now();
             let rgb = Rgb::decode(bytes).expect("decode");
             decode.push(start.elapsed());
             black_box(one.read_photo(&rgb).expect("read"));
             whole.push(start.elapsed());
+
+            let cpu_start = thread_cpu();
+            let start = Instant::now();
+            let photo = Reduced::decode(bytes, 8, READ_LONG_SIDE).expect("decode");
+            reduced.push(start.elapsed());
+            black_box(one.read_reduced(photo, bytes).expect("read"));
+            read.push(start.elapsed());
             if let (Some(a), Some(b)) = (cpu_start, thread_cpu()) {
                 cpu.push(b.saturating_sub(a));
             }
         }
     }
-    report("per-photo 12mp decode", decode, benchmarking);
+    report("per-photo 12mp full decode", decode, benchmarking);
+    report(
+        "per-photo 12mp full decode+recognize (1 thread)",
+        whole,
+        benchmarking,
+    );
+    report("per-photo 12mp reduced decode", reduced, benchmarking);
     report(
         "per-photo 12mp decode+recognize (1 thread)",
-        whole,
+        read,
         benchmarking,
     );
     if !cpu.is_empty() {

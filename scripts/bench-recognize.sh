@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Recognition speed of riichi-lens next to the peer detector mahjong-detector==0.0.6, on the same images:
 #   - ms per 1280x720 frame for recognize (the 20 photo fixtures of datasets/fixtures/), target <= 30 ms;
-#   - photos per second for `riichi-lens batch` on 12 MP JPEGs (4000x3000, made from the fixtures at bench time
-#     into target/tmp/bench-recognize-12mp/, not committed), target >= 15/s on 2 cores.
+#   - photos per second for `riichi-lens batch` on 60 12 MP JPEGs (4000x3000, three made from each fixture at bench
+#     time into target/tmp/bench-12mp-photos/, not committed), target >= 15/s on 2 cores.
 #
 #   scripts/bench-recognize.sh                  # criterion bench + batch runs + peer
 #   JOBS=2 RUNS=3 scripts/bench-recognize.sh    # batch workers (default: nproc) and timed batch runs (default 3)

@@ -10,11 +10,11 @@ cd "$ROOT"
 
 # System packages: Chromium and its driver for the overlay's browser tests, CJK
 # fonts for its and the app's Japanese labels, libclang for nokhwa's V4L bindings
-# (build time), ffmpeg for video sources and the tests that make a video, Xvfb and
+# and nasm for libjpeg-turbo's SIMD code (both build time), ffmpeg for video sources and the tests that make a video, Xvfb and
 # Mesa's software OpenGL/EGL for the desktop app's smoke test. Installed only where
 # missing; needs root.
 need=""
-for pkg in chromium chromium-driver fonts-noto-cjk libclang-dev xvfb ffmpeg libgl1-mesa-dri libegl1 python3-venv; do
+for pkg in chromium chromium-driver fonts-noto-cjk libclang-dev nasm xvfb ffmpeg libgl1-mesa-dri libegl1 python3-venv; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need="$need $pkg"
 done
 if [ -n "$need" ]; then

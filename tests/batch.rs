@@ -8,7 +8,7 @@ use riichi_lens::batch::{
 use riichi_lens::jsonl::Request;
 use riichi_lens::notation::{parse_hand, parse_tiles};
 use riichi_lens::vision::layout::{Layout, ReadHand};
-use riichi_lens::vision::picture::{Rgb, RotatedBox};
+use riichi_lens::vision::picture::{Reduced, RotatedBox};
 use riichi_lens::vision::{Detection, Face, PhotoReading, VisionError, CLASS_COUNT};
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
@@ -170,14 +170,21 @@ struct FakeReader {
 }
 
 impl PhotoReader for FakeReader {
-    fn read(&mut self, rgb: &Rgb) -> Result<PhotoReading, VisionError> {
-        let id = rgb.pixels[0];
+    fn read(
+        &mut self,
+        photo: Reduced,
+        _bytes: &[u8],
+    ) -> Result<(Reduced, PhotoReading), VisionError> {
+        let id = photo.image.pixels[0];
         self.calls.lock().unwrap().push(id);
         std::thread::sleep(self.delay);
         match id {
             250 => Err(VisionError::Runtime("the fake model failed".into())),
             251 => panic!("the fake model panicked"),
-            _ => Ok(fake_reading(id, rgb.width, rgb.height)),
+            _ => {
+                let reading = fake_reading(id, photo.full_width, photo.full_height);
+                Ok((photo, reading))
+            }
         }
     }
 }

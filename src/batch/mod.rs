@@ -24,8 +24,8 @@ pub use report::Thumbnail;
 pub use row::{Outcome, Reading, Row, RowError, TileRow};
 pub use state::{State, StateError};
 
-use crate::vision::picture::Rgb;
-use crate::vision::{PhotoReading, Recognizer, VisionError};
+use crate::vision::picture::Reduced;
+use crate::vision::{PhotoReading, Recognizer, VisionError, READ_LONG_SIDE};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
@@ -35,14 +35,24 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-/// Reads the tiles of a decoded photo. [`Recognizer`] is the real reader; tests use fakes.
+/// Reads the tiles of a photo decoded from `bytes` (by [`decode`], possibly at a reduced
+/// size), giving back the image it read them from. [`Recognizer`] is the real reader; tests
+/// use fakes.
 pub trait PhotoReader {
-    fn read(&mut self, rgb: &Rgb) -> Result<PhotoReading, VisionError>;
+    fn read(
+        &mut self,
+        photo: Reduced,
+        bytes: &[u8],
+    ) -> Result<(Reduced, PhotoReading), VisionError>;
 }
 
 impl PhotoReader for Recognizer {
-    fn read(&mut self, rgb: &Rgb) -> Result<PhotoReading, VisionError> {
-        self.read_photo(rgb)
+    fn read(
+        &mut self,
+        photo: Reduced,
+        bytes: &[u8],
+    ) -> Result<(Reduced, PhotoReading), VisionError> {
+        self.read_reduced(photo, bytes)
     }
 }
 
@@ -174,10 +184,10 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     out
 }
 
-/// Decodes a photo (see [`Rgb::decode`]: truncated JPEGs, non-images and oversized headers are
-/// errors) into a row error on failure.
-pub fn decode(bytes: &[u8]) -> Result<Rgb, RowError> {
-    Rgb::decode(bytes).map_err(|error| RowError::from_vision(&error))
+/// Decodes a photo, a large JPEG at a reduced size (see [`Reduced::decode`]; truncated JPEGs,
+/// non-images and oversized headers are errors), into a row error on failure.
+pub fn decode(bytes: &[u8]) -> Result<Reduced, RowError> {
+    Reduced::decode(bytes, 8, READ_LONG_SIDE).map_err(|error| RowError::from_vision(&error))
 }
 
 pub use crate::vision::picture::jpeg_truncated;
@@ -349,9 +359,11 @@ impl Batch {
                 if sha256_hex(&bytes) != sha {
                     return Ok(());
                 }
-                if let Some(t) = decode(&bytes)
+                // Reduced no further than the thumbnail's size needs.
+                let long_side = report::THUMB_MAX_WIDTH.max(report::THUMB_MAX_HEIGHT);
+                if let Some(t) = Reduced::decode(&bytes, 8, long_side)
                     .ok()
-                    .and_then(|rgb| report::thumbnail(&rgb).ok())
+                    .and_then(|photo| report::thumbnail(&photo.image).ok())
                 {
                     self.state().put_thumbnail(sha, &t)?;
                 }
@@ -434,12 +446,11 @@ impl<R: PhotoReader + Send> Work<'_, R> {
         let mut thumbnail = None;
         let outcome = match decode(&bytes) {
             Err(error) => Outcome::Failed(error),
-            Ok(rgb) => {
-                drop(bytes);
-                match self.read(&rgb) {
-                    Ok(reading) => {
+            Ok(photo) => {
+                match self.read(photo, &bytes) {
+                    Ok((photo, reading)) => {
                         if self.batch.options.thumbnails {
-                            thumbnail = report::thumbnail(&rgb).ok();
+                            thumbnail = report::thumbnail(&photo.image).ok();
                         }
                         Outcome::Read(Reading::from_photo(&reading))
                     }
@@ -464,9 +475,9 @@ impl<R: PhotoReader + Send> Work<'_, R> {
 
     /// Reads with a reader from the pool; a panicking reader is dropped and reported as a
     /// `runtime` error.
-    fn read(&self, rgb: &Rgb) -> Result<PhotoReading, VisionError> {
+    fn read(&self, photo: Reduced, bytes: &[u8]) -> Result<(Reduced, PhotoReading), VisionError> {
         let mut reader = self.readers.take()?;
-        match std::panic::catch_unwind(AssertUnwindSafe(|| reader.read(rgb))) {
+        match std::panic::catch_unwind(AssertUnwindSafe(|| reader.read(photo, bytes))) {
             Ok(result) => {
                 self.readers.give_back(reader);
                 result

@@ -176,15 +176,18 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
         .unwrap_or(0);
     let mut hand: Vec<usize> = rows[hand_row].clone();
     // A sideways tile stacked on a sideways tile of the hand row belongs to the hand (added kan).
+    // Both are face up: the added tile is shown, and a face-down tile is never stacked (the
+    // backs beside the dora indicators are the dead wall).
+    let face_up_sideways = |i: usize| detections[i].sideways && detections[i].tile != Face::Back;
     let mut others: Vec<usize> = Vec::new();
     for (r, row) in rows.iter().enumerate() {
         if r == hand_row {
             continue;
         }
         for &i in row {
-            let stacked = detections[i].sideways
+            let stacked = face_up_sideways(i)
                 && hand.iter().any(|&j| {
-                    detections[j].sideways
+                    face_up_sideways(j)
                         && (along[i] - along[j]).abs() < 0.5 * tile_w
                         && (across[i] - across[j]).abs() < 1.6 * tile_w
                 });
@@ -212,8 +215,8 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     for &i in &hand {
         if let Some(last) = slots.last_mut() {
             let j = last[0];
-            if detections[i].sideways
-                && detections[j].sideways
+            if face_up_sideways(i)
+                && face_up_sideways(j)
                 && (along[i] - along[j]).abs() < 0.5 * tile_w
             {
                 last.push(i);
@@ -335,7 +338,26 @@ fn split_melds(
     detections: &mut [Detection],
     layout: &mut Layout,
 ) {
-    let mut rest = group;
+    // Face-down tiles in a meld run belong to a closed kan, which shows two of its four: a
+    // back with no other within the three slots either side is a stray or false detection
+    // (a box between two tiles), and left in it would make the run unreadable.
+    let back_slot = |s: usize| detections[slots[s][0]].tile == Face::Back;
+    let paired = |k: usize| {
+        group[k.saturating_sub(3)..(k + 4).min(group.len())]
+            .iter()
+            .filter(|&&o| back_slot(o))
+            .count()
+            >= 2
+    };
+    let mut kept = Vec::with_capacity(group.len());
+    for (k, &s) in group.iter().enumerate() {
+        if back_slot(s) && !paired(k) {
+            layout.unplaced.extend(slots[s].iter().copied());
+        } else {
+            kept.push(s);
+        }
+    }
+    let mut rest = &kept[..];
     while !rest.is_empty() {
         let is_back = |s: usize| detections[slots[s][0]].tile == Face::Back;
         let face_of = |s: usize| match detections[slots[s][0]].tile {
@@ -804,6 +826,54 @@ mod tests {
         let read = read_hand(&layout, &d).unwrap();
         assert_eq!(read.notation(), "456p789s11z [1*23m] (5555s)");
         assert!(read.complete);
+    }
+
+    #[test]
+    fn an_added_tile_stacks_on_its_meld_and_a_back_never_does() {
+        let mut d = row("234m567p11z", 0.0, 200.0);
+        let mut x = 8.0 * 31.0 + 30.0;
+        // Added kan: the called 9p sideways, the added 9p sideways on top of it.
+        d.push(det("9p", x + 5.0, 205.0, true, 0.95, None));
+        d.push(det("9p", x + 5.0, 174.0, true, 0.95, None));
+        x += 41.0;
+        for face in ["9p", "9p"] {
+            d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
+            x += 31.0;
+        }
+        x += 20.0;
+        // Chi, and a face-down tile lying across just above its called tile (a dead-wall
+        // tile, or a false detection): not part of the meld.
+        d.push(det("1s", x + 5.0, 205.0, true, 0.95, None));
+        d.push(det("back", x + 5.0, 174.0, true, 0.95, None));
+        x += 41.0;
+        for face in ["2s", "3s"] {
+            d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
+            x += 31.0;
+        }
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.melds.len(), 2, "{layout:?}");
+        assert!(layout.melds[0].stacked && !layout.melds[1].stacked);
+        assert_eq!(layout.unplaced, vec![13]);
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "234m567p11z {9*999p} [1*23s]");
+    }
+
+    #[test]
+    fn a_lone_back_in_a_meld_run_is_left_out() {
+        let mut d = row("234m567p789s11z", 0.0, 200.0);
+        let mut x = 11.0 * 31.0 + 30.0;
+        // A pon with a low-confidence face-down box between its called tile and the next.
+        d.push(det("5m", x + 5.0, 205.0, true, 0.95, None));
+        x += 41.0;
+        d.push(det("back", x - 6.0, 200.0, true, 0.3, None));
+        for face in ["5m", "5m"] {
+            d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
+            x += 31.0;
+        }
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.unplaced, vec![12], "{layout:?}");
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "234m567p789s11z [5*55m]");
     }
 
     #[test]

@@ -12,7 +12,7 @@ pub mod picture;
 pub mod runtime;
 
 use crate::tile::{Kind, Suit, Tile};
-use picture::{Rgb, RotatedBox};
+use picture::{Reduced, Rgb, RotatedBox};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -191,6 +191,11 @@ pub struct Settings {
     pub not_tile_threshold: f32,
 }
 
+/// [`Recognizer::read_encoded`] first decodes a large JPEG reduced to no less than this long
+/// side: a hand whose tiles are 1/30 of the photo's long side still gets crops at full detail,
+/// so the second decode is for far shots only.
+pub const READ_LONG_SIDE: u32 = 1440;
+
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
@@ -244,6 +249,15 @@ impl Recognizer {
     /// layout step settles it.
     pub fn recognize(&mut self, image: &Rgb) -> Result<Vec<Detection>, VisionError> {
         let boxes = self.detect(image)?;
+        self.read_boxes(image, boxes)
+    }
+
+    /// Classifies detected boxes (see [`Recognizer::recognize`]).
+    fn read_boxes(
+        &mut self,
+        image: &Rgb,
+        boxes: Vec<(RotatedBox, f32)>,
+    ) -> Result<Vec<Detection>, VisionError> {
         let up = layout::up_axis(&boxes.iter().map(|b| b.0.phi).collect::<Vec<_>>());
         let mut crops: Vec<RotatedBox> = Vec::with_capacity(2 * boxes.len());
         for (b, _) in &boxes {
@@ -425,16 +439,69 @@ pub struct PhotoReading {
 impl Recognizer {
     /// Recognizes, lays out and decodes a photo.
     pub fn read_photo(&mut self, image: &Rgb) -> Result<PhotoReading, VisionError> {
-        let mut tiles = self.recognize(image)?;
+        let tiles = self.recognize(image)?;
+        Ok(PhotoReading::lay_out(image.width, image.height, tiles))
+    }
+
+    /// Decodes and reads an encoded photo, decoding a large JPEG at a reduced size where its
+    /// tiles allow (see [`Recognizer::read_reduced`]).
+    pub fn read_encoded(&mut self, bytes: &[u8]) -> Result<(Reduced, PhotoReading), VisionError> {
+        let photo = Reduced::decode(bytes, 8, READ_LONG_SIDE)?;
+        self.read_reduced(photo, bytes)
+    }
+
+    /// Reads a photo decoded from `bytes` at a reduced size (by [`Reduced::decode`] with
+    /// [`READ_LONG_SIDE`]). The reading is in full-size pixels; the returned image is the one
+    /// the tiles were read from.
+    ///
+    /// The detector needs only [`Settings::input_long_side`] pixels, and a crop is sampled from
+    /// the area-pyramid level at which the tile is at least [`picture::CROP_W`] pixels wide,
+    /// so a photo whose every tile is wide enough at a reduced size reads the same crops,
+    /// filtered by the DCT instead of block means, without decoding the pixels it would
+    /// average away. When a detected tile is narrower than a crop, the photo is decoded again
+    /// at the reduction that makes the narrowest one wide enough.
+    pub fn read_reduced(
+        &mut self,
+        mut photo: Reduced,
+        bytes: &[u8],
+    ) -> Result<(Reduced, PhotoReading), VisionError> {
+        let mut boxes = self.detect(&photo.image)?;
+        let narrowest = boxes.iter().map(|(b, _)| b.w).fold(f32::INFINITY, f32::min);
+        if photo.reduction > 1 && narrowest < picture::CROP_W as f32 {
+            let full_width = narrowest * photo.reduction as f32;
+            let mut finer = photo.reduction / 2;
+            while finer > 1 && full_width / (finer as f32) < picture::CROP_W as f32 {
+                finer /= 2;
+            }
+            let sharper = Reduced::decode(bytes, finer, 0)?;
+            let k = photo.reduction as f32 / sharper.reduction as f32;
+            for (b, _) in &mut boxes {
+                *b = b.scaled(k);
+            }
+            photo = sharper;
+        }
+        let mut tiles = self.read_boxes(&photo.image, boxes)?;
+        let k = photo.reduction as f32;
+        for tile in &mut tiles {
+            tile.rotated = tile.rotated.scaled(k);
+            tile.bounds = tile.rotated.bounds();
+        }
+        let reading = PhotoReading::lay_out(photo.full_width, photo.full_height, tiles);
+        Ok((photo, reading))
+    }
+}
+
+impl PhotoReading {
+    fn lay_out(width: u32, height: u32, mut tiles: Vec<Detection>) -> PhotoReading {
         let layout = layout::lay_out(&mut tiles);
         let hand = layout::read_hand(&layout, &tiles);
-        Ok(PhotoReading {
-            width: image.width,
-            height: image.height,
+        PhotoReading {
+            width,
+            height,
             tiles,
             layout,
             hand,
-        })
+        }
     }
 }
 

@@ -93,6 +93,135 @@ impl Rgb {
     }
 }
 
+/// A photo decoded at 1/`reduction` of its size, and the size it has in full.
+#[derive(Clone, Debug)]
+pub struct Reduced {
+    pub image: Rgb,
+    /// 1, 2, 4 or 8: pixel `(x, y)` of `image` covers full-size pixels `x·r..(x+1)·r` by
+    /// `y·r..(y+1)·r`.
+    pub reduction: u32,
+    /// The full size, EXIF orientation applied.
+    pub full_width: u32,
+    pub full_height: u32,
+}
+
+impl Reduced {
+    /// Decodes a photo at the largest reduction of 1, 2, 4 and 8 that is at most
+    /// `max_reduction` and leaves its long side at least `min_long_side` pixels. A JPEG is
+    /// reduced while it decodes (libjpeg-turbo computes the inverse DCT at 4×4, 2×2 or 1×1
+    /// per 8×8 block), which skips most of the pixel work of a 12 MP photo; anything else
+    /// (PNG, CMYK JPEGs) is decoded in full by [`Rgb::decode`], with its checks and errors.
+    pub fn decode(
+        bytes: &[u8],
+        max_reduction: u32,
+        min_long_side: u32,
+    ) -> Result<Reduced, VisionError> {
+        let full = |image: Rgb| Reduced {
+            full_width: image.width,
+            full_height: image.height,
+            reduction: 1,
+            image,
+        };
+        if !bytes.starts_with(&[0xff, 0xd8]) || max_reduction < 2 || jpeg_truncated(bytes) {
+            return Rgb::decode(bytes).map(full);
+        }
+        // libjpeg reports fatal errors by unwinding (mozjpeg's error manager).
+        let decoded =
+            std::panic::catch_unwind(|| decode_scaled(bytes, max_reduction, min_long_side))
+                .unwrap_or(Err(ScaledError::Failed));
+        let (stored, reduction, pixels, exif) = match decoded {
+            Ok(Some(d)) => d,
+            // Unusual colour models, broken headers, no reduction: the full decoder handles or
+            // names them.
+            Ok(None) | Err(ScaledError::Failed) => return Rgb::decode(bytes).map(full),
+            Err(ScaledError::TooLarge { width, height }) => {
+                return Err(VisionError::TooLarge { width, height })
+            }
+        };
+        let orientation = exif
+            .as_deref()
+            .and_then(image::metadata::Orientation::from_exif_chunk)
+            .unwrap_or(image::metadata::Orientation::NoTransforms);
+        let (w, h) = (
+            stored.0.div_ceil(reduction) as u32,
+            stored.1.div_ceil(reduction) as u32,
+        );
+        let image = image::RgbImage::from_raw(w, h, pixels).ok_or_else(|| {
+            VisionError::Decode("the JPEG decoder returned too few pixels".into())
+        })?;
+        let mut image = image::DynamicImage::ImageRgb8(image);
+        image.apply_orientation(orientation);
+        let (width, height) = (stored.0 as u32, stored.1 as u32);
+        let (full_width, full_height) = if image.width() == w {
+            (width, height)
+        } else {
+            (height, width)
+        };
+        let image = image.into_rgb8();
+        let (w, h) = image.dimensions();
+        Ok(Reduced {
+            image: Rgb::new(w, h, image.into_raw())?,
+            reduction: reduction as u32,
+            full_width,
+            full_height,
+        })
+    }
+}
+
+enum ScaledError {
+    TooLarge {
+        width: u32,
+        height: u32,
+    },
+    /// Left to the full decoder, which names the problem.
+    Failed,
+}
+
+/// The stored size, the reduction, the RGB pixels and the EXIF block of a JPEG decoded at a
+/// reduced size; `None` when it is not reduced or its colour model is not YCbCr or grey.
+type Scaled = ((usize, usize), usize, Vec<u8>, Option<Vec<u8>>);
+
+fn decode_scaled(
+    bytes: &[u8],
+    max_reduction: u32,
+    min_long_side: u32,
+) -> Result<Option<Scaled>, ScaledError> {
+    let failed = |_| ScaledError::Failed;
+    let mut decoder = mozjpeg::Decompress::with_markers(&[mozjpeg::Marker::APP(1)])
+        .from_mem(bytes)
+        .map_err(failed)?;
+    let (width, height) = decoder.size();
+    if width > MAX_SIDE as usize || height > MAX_SIDE as usize {
+        return Err(ScaledError::TooLarge {
+            width: width as u32,
+            height: height as u32,
+        });
+    }
+    if !matches!(
+        decoder.color_space(),
+        mozjpeg_sys::J_COLOR_SPACE::JCS_YCbCr | mozjpeg_sys::J_COLOR_SPACE::JCS_GRAYSCALE
+    ) {
+        return Ok(None);
+    }
+    let mut reduction = 1;
+    while reduction < (max_reduction as usize).min(8)
+        && width.max(height) / (2 * reduction) >= min_long_side as usize
+    {
+        reduction *= 2;
+    }
+    if reduction == 1 {
+        return Ok(None);
+    }
+    let exif = decoder
+        .markers()
+        .find_map(|m| m.data.strip_prefix(b"Exif\0\0").map(<[u8]>::to_vec));
+    decoder.scale((8 / reduction) as u8);
+    let mut started = decoder.rgb().map_err(failed)?;
+    let pixels = started.read_scanlines::<u8>().map_err(failed)?;
+    started.finish().map_err(failed)?;
+    Ok(Some(((width, height), reduction, pixels, exif)))
+}
+
 /// Whether a JPEG file ends before its image does. The JPEG decoder fills a truncated image
 /// with grey without an error, which the recognizer would then read, so this is checked
 /// first: the marker segments are walked to the first start-of-scan (skipping EXIF and its
@@ -125,7 +254,8 @@ pub fn jpeg_truncated(bytes: &[u8]) -> bool {
             }
         }
     }
-    !bytes[i..].windows(2).any(|w| w == [0xff, 0xd9])
+    // Most files end with the marker: no need to scan megabytes of image data for it.
+    !(bytes.ends_with(&[0xff, 0xd9]) || bytes[i..].windows(2).any(|w| w == [0xff, 0xd9]))
 }
 
 /// The size a PNG's header announces (read directly: the PNG decoder wants more than the
@@ -373,6 +503,17 @@ impl RotatedBox {
         })
     }
 
+    /// The box in an image `k` times as large (pixel centres map as `(x + ½)·k − ½`).
+    pub fn scaled(&self, k: f32) -> RotatedBox {
+        RotatedBox {
+            cx: (self.cx + 0.5) * k - 0.5,
+            cy: (self.cy + 0.5) * k - 0.5,
+            w: self.w * k,
+            h: self.h * k,
+            phi: self.phi,
+        }
+    }
+
     /// The axis-aligned bounds `[x1, y1, x2, y2]`.
     pub fn bounds(&self) -> [f32; 4] {
         let c = self.corners();
@@ -501,6 +642,119 @@ mod tests {
         img.write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Png)
             .unwrap();
         bytes
+    }
+
+    /// A JPEG of `width` × `height`: red on the left half, blue on the right, a horizontal
+    /// grey ramp added; with an EXIF orientation tag when `orientation` is given.
+    fn jpeg(width: u32, height: u32, orientation: Option<u16>) -> Vec<u8> {
+        let img = image::RgbImage::from_fn(width, height, |x, _| {
+            let ramp = (x * 60 / width) as u8;
+            if x < width / 2 {
+                image::Rgb([190 + ramp, ramp, ramp])
+            } else {
+                image::Rgb([ramp, ramp, 190 + ramp])
+            }
+        });
+        let mut bytes = Vec::new();
+        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, 95)
+            .encode(&img, width, height, image::ExtendedColorType::Rgb8)
+            .unwrap();
+        if let Some(o) = orientation {
+            // APP1 "Exif": a little-endian TIFF header and one IFD entry, 0x0112 SHORT.
+            let mut app1 = vec![0xff, 0xe1, 0, 34];
+            app1.extend_from_slice(b"Exif\0\0II*\0\x08\0\0\0\x01\0\x12\x01\x03\0\x01\0\0\0");
+            app1.extend_from_slice(&o.to_le_bytes());
+            app1.extend_from_slice(&[0; 6]);
+            bytes.splice(2..2, app1);
+        }
+        bytes
+    }
+
+    fn red_top_blue_bottom(rgb: &Rgb) {
+        let (x, top, bottom) = (rgb.width as usize / 2, 1, rgb.height as usize - 2);
+        assert!(
+            rgb.at(x, top, 0) > 150 && rgb.at(x, top, 2) < 110,
+            "red on top"
+        );
+        assert!(
+            rgb.at(x, bottom, 2) > 150 && rgb.at(x, bottom, 0) < 110,
+            "blue below"
+        );
+    }
+
+    #[test]
+    fn reduced_decodes_match_block_means() {
+        let bytes = jpeg(400, 304, None);
+        let full = Rgb::decode(&bytes).unwrap();
+        // 400 / 4 = 100 is the last halving that stays at least 100 wide.
+        let photo = Reduced::decode(&bytes, 8, 100).unwrap();
+        assert_eq!(photo.reduction, 4);
+        assert_eq!((photo.image.width, photo.image.height), (100, 76));
+        assert_eq!((photo.full_width, photo.full_height), (400, 304));
+        let means = Level::build(&full, 2);
+        let mut worst = 0f32;
+        for y in 0..76 {
+            for x in 0..100 {
+                // Away from the colour edge, where the DCT and block means filter differently.
+                if (45..55).contains(&x) {
+                    continue;
+                }
+                for c in 0..3 {
+                    let mean = means.pixels[(y * 100 + x) * 3 + c];
+                    worst = worst.max((f32::from(photo.image.at(x, y, c)) - mean).abs());
+                }
+            }
+        }
+        assert!(worst <= 6.0, "largest difference {worst}");
+        // Capped by max_reduction; 1 (or a small photo) decodes in full.
+        assert_eq!(Reduced::decode(&bytes, 2, 100).unwrap().reduction, 2);
+        let whole = Reduced::decode(&bytes, 1, 100).unwrap();
+        assert_eq!((whole.reduction, &whole.image), (1, &full));
+        assert_eq!(Reduced::decode(&bytes, 8, 300).unwrap().reduction, 1);
+    }
+
+    #[test]
+    fn reduced_decodes_take_the_full_decoders_path_and_errors() {
+        let photo = Reduced::decode(&png(400, 300), 8, 50).unwrap();
+        assert_eq!((photo.reduction, photo.image.width), (1, 400));
+        let mut truncated = jpeg(400, 304, None);
+        truncated.truncate(truncated.len() / 2);
+        assert!(matches!(
+            Reduced::decode(&truncated, 8, 50),
+            Err(VisionError::Decode(m)) if m.contains("truncated")
+        ));
+        assert!(matches!(
+            Reduced::decode(b"\xff\xd8 not really a JPEG", 8, 50),
+            Err(VisionError::Decode(_))
+        ));
+        // A header announcing 20000 × 20000 pixels is refused before anything is decoded.
+        let mut bomb = jpeg(400, 304, None);
+        let sof = bomb.windows(2).position(|w| w == [0xff, 0xc0]).unwrap();
+        bomb[sof + 5..sof + 9].copy_from_slice(&[0x4e, 0x20, 0x4e, 0x20]);
+        assert!(matches!(
+            Reduced::decode(&bomb, 8, 50),
+            Err(VisionError::TooLarge {
+                width: 20_000,
+                height: 20_000
+            })
+        ));
+    }
+
+    #[test]
+    fn exif_orientation_is_applied_by_both_decoders() {
+        // 6: the stored image is to be turned 90° clockwise, its left half coming on top.
+        let bytes = jpeg(64, 32, Some(6));
+        let full = Rgb::decode(&bytes).unwrap();
+        assert_eq!((full.width, full.height), (32, 64));
+        red_top_blue_bottom(&full);
+        let photo = Reduced::decode(&bytes, 8, 30).unwrap();
+        assert_eq!(photo.reduction, 2);
+        assert_eq!((photo.image.width, photo.image.height), (16, 32));
+        assert_eq!((photo.full_width, photo.full_height), (32, 64));
+        red_top_blue_bottom(&photo.image);
+        // Without the tag, as stored.
+        let plain = Reduced::decode(&jpeg(64, 32, None), 8, 30).unwrap();
+        assert_eq!((plain.full_width, plain.full_height), (64, 32));
     }
 
     #[test]
