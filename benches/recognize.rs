@@ -6,7 +6,7 @@
 //!   20 fixtures in turn, with 1 or 2 ONNX Runtime intra-op threads per model.
 //! - `recognize/decode_12mp`: decoding one 4000×3000 JPEG in full (`Rgb::decode`, EXIF
 //!   applied), and `recognize/decode_12mp_reduced`: at the reduced size `riichi-lens batch`
-//!   decodes it (`Reduced::decode` with `READ_LONG_SIDE`: half size here).
+//!   decodes it (`decode_for_reading`: half size here).
 //! - `recognize/photo_12mp/full`: decode in full + `read_photo` on one 4000×3000 JPEG, 1
 //!   thread; `recognize/photo_12mp/reduced`: `read_encoded` (reduced decode, decoded again
 //!   only if a tile is too narrow): what one `riichi-lens batch` worker does per photo, less
@@ -31,8 +31,8 @@
 mod thread_cpu;
 
 use criterion::{Criterion, Throughput};
-use riichi_lens::vision::picture::{Reduced, Rgb};
-use riichi_lens::vision::{runtime, Recognizer, READ_LONG_SIDE};
+use riichi_lens::vision::picture::Rgb;
+use riichi_lens::vision::{decode_for_reading, runtime, Recognizer};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -199,7 +199,7 @@ fn main() {
         group.bench_function("decode_12mp_reduced", |b| {
             b.iter(|| {
                 next = (next + 1) % photo_bytes.len();
-                black_box(Reduced::decode(&photo_bytes[next], 8, READ_LONG_SIDE).expect("decode"))
+                black_box(decode_for_reading(&photo_bytes[next]).expect("decode"))
             })
         });
         group.bench_function("photo_12mp/full", |b| {
@@ -252,7 +252,7 @@ fn main() {
 
             let cpu_start = thread_cpu();
             let start = Instant::now();
-            let photo = Reduced::decode(bytes, 8, READ_LONG_SIDE).expect("decode");
+            let photo = decode_for_reading(bytes).expect("decode");
             reduced.push(start.elapsed());
             black_box(one.read_reduced(photo, bytes).expect("read"));
             read.push(start.elapsed());

@@ -32,6 +32,18 @@ fn options(source: SourceSpec, config: &Path) -> AppOptions {
     }
 }
 
+/// The bundled photo most tests read.
+fn pinfu() -> PathBuf {
+    Path::new(SAMPLES).join("01-pinfu.jpg")
+}
+
+/// The app on [`pinfu`], its first reading made.
+fn app_on_pinfu(config: &Path) -> Harness<'static, RiichiApp> {
+    let mut h = harness(RiichiApp::new(options(SourceSpec::Image(pinfu()), config)));
+    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    h
+}
+
 fn harness(app: RiichiApp) -> Harness<'static, RiichiApp> {
     let builder = Harness::builder().with_size([1400.0, 900.0]);
     // Without a CJK font (scripts/setup.sh installs one) the "日本語" label has no glyphs.
@@ -63,9 +75,7 @@ fn step_until(h: &mut Harness<'_, RiichiApp>, what: &str, done: impl Fn(&RiichiA
 #[test]
 fn capture_correct_a_tile_toggle_tsumo_and_read_the_score() {
     let config = config_dir("flow");
-    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
-    let mut h = harness(RiichiApp::new(options(SourceSpec::Image(photo), &config)));
-    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    let mut h = app_on_pinfu(&config);
     assert_eq!(h.state().recognizer_state(), &RecognizerState::Ready);
 
     h.get_by_label("Capture (Space)").click();
@@ -141,9 +151,7 @@ fn capture_correct_a_tile_toggle_tsumo_and_read_the_score() {
 #[test]
 fn space_freezes_and_the_editor_takes_notation() {
     let config = config_dir("space");
-    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
-    let mut h = harness(RiichiApp::new(options(SourceSpec::Image(photo), &config)));
-    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    let mut h = app_on_pinfu(&config);
     h.key_press(egui::Key::Space);
     h.run_steps(3);
     assert!(h.state().frozen.is_some(), "space captures");
@@ -163,7 +171,7 @@ fn space_freezes_and_the_editor_takes_notation() {
 #[test]
 fn japanese_labels_and_settings_are_kept() {
     let config = config_dir("ja");
-    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let photo = pinfu();
     let mut h = harness(RiichiApp::new(options(
         SourceSpec::Image(photo.clone()),
         &config,
@@ -190,7 +198,7 @@ fn japanese_labels_and_settings_are_kept() {
 #[test]
 fn a_missing_model_is_a_message_and_the_hand_can_be_typed() {
     let config = config_dir("nomodel");
-    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let photo = pinfu();
     let app = RiichiApp::with_recognizer(options(SourceSpec::Image(photo), &config), || {
         Recognizer::load(Path::new("/nonexistent/models"), 1)
     });
@@ -278,7 +286,7 @@ fn http_get(url_base: &str, path: &str) -> String {
 #[test]
 fn the_app_serves_the_overlay_with_its_confirmed_hand() {
     let config = config_dir("overlay");
-    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let photo = pinfu();
     let mut opts = options(SourceSpec::Image(photo), &config);
     opts.overlay_port = Some(0);
     let mut h = harness(RiichiApp::new(opts));
@@ -346,7 +354,7 @@ fn a_video_plays_locks_in_its_hand_and_ends() {
     let config = config_dir("video");
     std::fs::create_dir_all(&config).unwrap();
     let clip = config.join("hand.mp4");
-    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let photo = pinfu();
     still_clip(&photo, &clip, 2, 10, None);
     let mut h = harness(RiichiApp::new(options(SourceSpec::Video(clip), &config)));
     // A live source locks in after 3 equal readings; the editor follows the locked hand.
@@ -365,9 +373,7 @@ fn a_video_plays_locks_in_its_hand_and_ends() {
 #[test]
 fn escape_right_click_and_typed_melds() {
     let config = config_dir("keys");
-    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
-    let mut h = harness(RiichiApp::new(options(SourceSpec::Image(photo), &config)));
-    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    let mut h = app_on_pinfu(&config);
     h.get_by_label("Capture (Space)").click();
     h.run_steps(3);
     // Escape closes the palette without a change.
@@ -417,9 +423,7 @@ impl egui::DroppedFile for Dropped {
 #[test]
 fn a_dropped_photo_or_folder_becomes_the_source() {
     let config = config_dir("drop");
-    let first = Path::new(SAMPLES).join("01-pinfu.jpg");
-    let mut h = harness(RiichiApp::new(options(SourceSpec::Image(first), &config)));
-    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    let mut h = app_on_pinfu(&config);
     let tilted = Path::new(SAMPLES).join("03-tilted.jpg");
     h.input_mut()
         .dropped_files
@@ -449,9 +453,7 @@ fn a_dropped_photo_or_folder_becomes_the_source() {
 #[test]
 fn browse_picks_an_image_with_the_file_dialog() {
     let config = config_dir("browse");
-    let first = Path::new(SAMPLES).join("01-pinfu.jpg");
-    let mut h = harness(RiichiApp::new(options(SourceSpec::Image(first), &config)));
-    step_until(&mut h, "the first reading", RiichiApp::has_reading);
+    let mut h = app_on_pinfu(&config);
     h.get_by_label("Image").click();
     h.run_steps(2);
     h.get_by_label("Browse…").click();
@@ -478,7 +480,7 @@ fn browse_picks_an_image_with_the_file_dialog() {
 #[test]
 fn the_window_size_is_remembered() {
     let config = config_dir("window");
-    let photo = Path::new(SAMPLES).join("01-pinfu.jpg");
+    let photo = pinfu();
     let mut h = harness(RiichiApp::new(options(SourceSpec::Image(photo), &config)));
     let viewport = h
         .input_mut()

@@ -25,7 +25,7 @@ pub use row::{Outcome, Reading, Row, RowError, TileRow};
 pub use state::{State, StateError};
 
 use crate::vision::picture::Reduced;
-use crate::vision::{PhotoReading, Recognizer, VisionError, READ_LONG_SIDE};
+use crate::vision::{self, PhotoReading, Recognizer, VisionError};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
@@ -184,10 +184,10 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     out
 }
 
-/// Decodes a photo, a large JPEG at a reduced size (see [`Reduced::decode`]; truncated JPEGs,
+/// Decodes a photo, a large JPEG at a reduced size (see [`vision::decode_for_reading`]; truncated JPEGs,
 /// non-images and oversized headers are errors), into a row error on failure.
 pub fn decode(bytes: &[u8]) -> Result<Reduced, RowError> {
-    Reduced::decode(bytes, 8, READ_LONG_SIDE).map_err(|error| RowError::from_vision(&error))
+    vision::decode_for_reading(bytes).map_err(|error| RowError::from_vision(&error))
 }
 
 pub use crate::vision::picture::jpeg_truncated;

@@ -196,6 +196,12 @@ pub struct Settings {
 /// so the second decode is for far shots only.
 pub const READ_LONG_SIDE: u32 = 1440;
 
+/// Decodes a photo for reading: a large JPEG at the reduction [`READ_LONG_SIDE`] allows, for
+/// [`Recognizer::read_reduced`].
+pub fn decode_for_reading(bytes: &[u8]) -> Result<Reduced, VisionError> {
+    Reduced::decode(bytes, 8, READ_LONG_SIDE)
+}
+
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
@@ -446,12 +452,10 @@ impl Recognizer {
     /// Decodes and reads an encoded photo, decoding a large JPEG at a reduced size where its
     /// tiles allow (see [`Recognizer::read_reduced`]).
     pub fn read_encoded(&mut self, bytes: &[u8]) -> Result<(Reduced, PhotoReading), VisionError> {
-        let photo = Reduced::decode(bytes, 8, READ_LONG_SIDE)?;
-        self.read_reduced(photo, bytes)
+        self.read_reduced(decode_for_reading(bytes)?, bytes)
     }
 
-    /// Reads a photo decoded from `bytes` at a reduced size (by [`Reduced::decode`] with
-    /// [`READ_LONG_SIDE`]). The reading is in full-size pixels; the returned image is the one
+    /// Reads a photo decoded from `bytes` at a reduced size (by [`decode_for_reading`]). The reading is in full-size pixels; the returned image is the one
     /// the tiles were read from.
     ///
     /// The detector needs only [`Settings::input_long_side`] pixels, and a crop is sampled from

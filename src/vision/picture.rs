@@ -129,8 +129,8 @@ impl Reduced {
         let decoded =
             std::panic::catch_unwind(|| decode_scaled(bytes, max_reduction, min_long_side))
                 .unwrap_or(Err(ScaledError::Failed));
-        let (stored, reduction, pixels, exif) = match decoded {
-            Ok(Some(d)) => d,
+        let scaled = match decoded {
+            Ok(Some(scaled)) => scaled,
             // Unusual colour models, broken headers, no reduction: the full decoder handles or
             // names them.
             Ok(None) | Err(ScaledError::Failed) => return Rgb::decode(bytes).map(full),
@@ -138,30 +138,27 @@ impl Reduced {
                 return Err(VisionError::TooLarge { width, height })
             }
         };
-        let orientation = exif
+        let orientation = scaled
+            .exif
             .as_deref()
             .and_then(image::metadata::Orientation::from_exif_chunk)
             .unwrap_or(image::metadata::Orientation::NoTransforms);
-        let (w, h) = (
-            stored.0.div_ceil(reduction) as u32,
-            stored.1.div_ceil(reduction) as u32,
-        );
-        let image = image::RgbImage::from_raw(w, h, pixels).ok_or_else(|| {
-            VisionError::Decode("the JPEG decoder returned too few pixels".into())
-        })?;
+        let image = image::RgbImage::from_raw(scaled.width, scaled.height, scaled.pixels)
+            .ok_or_else(|| {
+                VisionError::Decode("the JPEG decoder returned too few pixels".into())
+            })?;
         let mut image = image::DynamicImage::ImageRgb8(image);
         image.apply_orientation(orientation);
-        let (width, height) = (stored.0 as u32, stored.1 as u32);
-        let (full_width, full_height) = if image.width() == w {
-            (width, height)
+        let (full_width, full_height) = if image.width() == scaled.width {
+            scaled.full
         } else {
-            (height, width)
+            (scaled.full.1, scaled.full.0)
         };
         let image = image.into_rgb8();
         let (w, h) = image.dimensions();
         Ok(Reduced {
             image: Rgb::new(w, h, image.into_raw())?,
-            reduction: reduction as u32,
+            reduction: scaled.reduction,
             full_width,
             full_height,
         })
@@ -177,10 +174,20 @@ enum ScaledError {
     Failed,
 }
 
-/// The stored size, the reduction, the RGB pixels and the EXIF block of a JPEG decoded at a
-/// reduced size; `None` when it is not reduced or its colour model is not YCbCr or grey.
-type Scaled = ((usize, usize), usize, Vec<u8>, Option<Vec<u8>>);
+/// A JPEG decoded at a reduced size, as stored (before its EXIF orientation).
+struct Scaled {
+    /// The stored full size.
+    full: (u32, u32),
+    reduction: u32,
+    /// The decoded size and its RGB pixels.
+    width: u32,
+    height: u32,
+    pixels: Vec<u8>,
+    /// The EXIF block (from its TIFF header on).
+    exif: Option<Vec<u8>>,
+}
 
+/// `None` when the JPEG is not to be reduced or its colour model is not YCbCr or grey.
 fn decode_scaled(
     bytes: &[u8],
     max_reduction: u32,
@@ -217,9 +224,17 @@ fn decode_scaled(
         .find_map(|m| m.data.strip_prefix(b"Exif\0\0").map(<[u8]>::to_vec));
     decoder.scale((8 / reduction) as u8);
     let mut started = decoder.rgb().map_err(failed)?;
+    let (out_width, out_height) = (started.width() as u32, started.height() as u32);
     let pixels = started.read_scanlines::<u8>().map_err(failed)?;
     started.finish().map_err(failed)?;
-    Ok(Some(((width, height), reduction, pixels, exif)))
+    Ok(Some(Scaled {
+        full: (width as u32, height as u32),
+        reduction: reduction as u32,
+        width: out_width,
+        height: out_height,
+        pixels,
+        exif,
+    }))
 }
 
 /// Whether a JPEG file ends before its image does. The JPEG decoder fills a truncated image
