@@ -317,11 +317,15 @@ def main():
                     help="generated scene set for the synthetic section (.cache-train/det/NAME_*.npz), e.g. testneg")
     ap.add_argument("--one-way", action="store_true",
                     help="classify each tile once, along the detector's angle (the runtime before 2026-11-23)")
+    ap.add_argument("--no-own-angle", action="store_true",
+                    help="do not also read boxes off both hand axes along their own angle (the runtime before "
+                         "2026-11-23 evening)")
     ap.add_argument("--not-tile", type=float, default=reference_infer.NOT_TILE_T,
                     help="drop boxes whose mean 'not a tile' probability reaches this (39-output classifiers)")
     ap.add_argument("--dump-dir", default=None, help="write crop contact sheets of the eval photos here (not the repo)")
     args = ap.parse_args()
     reference_infer.NOT_TILE_T = args.not_tile
+    reference_infer.OWN_ANGLE = not args.no_own_angle
     rec = Recognizer(args.models)
     if args.one_way:
         rec = OneWay(rec)

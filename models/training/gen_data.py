@@ -809,7 +809,9 @@ def layout_stack(rng, style):
 
 
 # ----------------------------------------------------------------------------------------------- scene
-def render_scene(rng, W, H, tile_range=(13, 110)):
+def render_scene(rng, W, H, tile_range=(13, 110), scale=1.0):
+    """`scale` > 1 renders the same kind of scene at `scale` times the pixels (W, H and tile_range already
+    multiplied by the caller), as a camera of higher resolution would see it."""
     style = random_style(rng)
     kind = rng.choice(["hand", "hand", "hand", "loose", "stack", "mixed"])
     if kind == "hand":
@@ -841,7 +843,7 @@ def render_scene(rng, W, H, tile_range=(13, 110)):
     fit = 0.95 * min(W, H) / max(1.0, min(ext[0], ext[1] * 1.2)) if kind != "hand" else 1.1 * W / max(1.0, ext[0])
     tile_px = float(np.exp(rng.uniform(np.log(tile_range[0]), np.log(tile_range[1]))))
     tile_px = min(tile_px, fit * rng.uniform(0.7, 1.4))
-    tile_px = max(tile_px, 9.0)
+    tile_px = max(tile_px, 9.0 * scale)
     target[:2] += rng.normal(0, 0.15, 2) * ext[:2]
     cam = Camera(rng, W, H, target, tile_px, el, az, roll)
 
@@ -949,7 +951,7 @@ def render_scene(rng, W, H, tile_range=(13, 110)):
         cls = t.cls if which == "front" else BACK
         # visible fraction of that face
         area = cv2.contourArea(q.astype(np.float32))
-        if area < 20:
+        if area < 20 * scale * scale:
             continue
         m = np.zeros((H, W), np.uint8)
         cv2.fillConvexPoly(m, np.round(q).astype(np.int32), 1)
@@ -966,7 +968,7 @@ def render_scene(rng, W, H, tile_range=(13, 110)):
         ignore = 0
         if frac_vis < 0.2 or cosv < 0.12:
             continue
-        if frac_vis < 0.65 or cosv < 0.3 or min(w, h) < 6:
+        if frac_vis < 0.65 or cosv < 0.3 or min(w, h) < 6 * scale:
             ignore = 1
         del full, inside
         labels.append([cls, cx, cy, w, h, phi, ignore])
@@ -1040,6 +1042,9 @@ def main():
     ap.add_argument("--tile-min", type=float, default=13, help="smallest tile width in px (log-uniform)")
     ap.add_argument("--tile-max", type=float, default=110, help="largest tile width in px")
     ap.add_argument("--out", default=CACHE)
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="render scenes at this many times 640x384 (tile sizes scaled alike): a test set whose "
+                         "tiles keep the detail a 720p/1080p camera gives them")
     ap.add_argument("--preview", type=int, default=0, help="also write this many PNG previews with boxes")
     ap.add_argument("--keyboard", type=float, default=0.0, help="share of scenes with a keyboard distractor")
     ap.add_argument("--hard-negatives", type=float, default=0.0,
@@ -1064,7 +1069,9 @@ def main():
     jpgs, labs, crops, ys, sizes = [], [], [], [], []
     for s in range(args.scenes):
         W, H = (384, 640) if rng.random() < args.portrait else (640, 384)
-        img, lab, tile_px = render_scene(rng, W, H, (args.tile_min, args.tile_max))
+        k = args.scale
+        W, H = round(W * k), round(H * k)
+        img, lab, tile_px = render_scene(rng, W, H, (args.tile_min * k, args.tile_max * k), k)
         buf = jpeg(rng, img)
         jpgs.append(buf.tobytes())
         labs.append(lab)

@@ -37,6 +37,9 @@ ANGLE_WEIGHT = 0.4
 SNAP_TOLERANCE = math.radians(15.0)
 # A box whose mean "not a tile" probability (39-output classifiers) reaches this is dropped, as in src/vision/mod.rs.
 NOT_TILE_T = 0.8
+# A box off both hand axes by more than SNAP_TOLERANCE (a loose tile at an angle) is also read along its own angle
+# and a quarter turn from it, as in src/vision/mod.rs; False gives the reading before 2026-11-23 (evening).
+OWN_ANGLE = True
 
 
 def axis_difference(a, b):
@@ -142,7 +145,9 @@ class Recognizer:
         """Detect and classify. With `two_way` (what the Rust runtime does), every tile is classified
         twice, its up axis along the hand's up axis and across it; the log-ratio of the two top
         probabilities plus ANGLE_WEIGHT times the detector's angle offset is the evidence that it lies
-        sideways, and the matching reading is kept. Without it, one reading along the detector's angle."""
+        sideways, and the matching reading is kept. A box more than SNAP_TOLERANCE off both axes is also read
+        along its own angle and a quarter turn from it (OWN_ANGLE), and each orientation keeps the more confident of
+        its two readings. Without `two_way`, one reading along the detector's angle."""
         import time
         t0 = time.perf_counter()
         boxes = self.detect(rgb)
@@ -150,9 +155,18 @@ class Recognizer:
         if two_way:
             up = self.up_axis([b["phi"] for b in boxes])
             hyps = []
-            for b in boxes:
+            own = {}
+            for i, b in enumerate(boxes):
                 for axis in (up, up + math.pi / 2):
                     hyps.append(b if axis_difference(b["phi"], axis) <= SNAP_TOLERANCE else self.snapped(b, axis))
+            for i, b in enumerate(boxes):
+                if OWN_ANGLE and min(axis_difference(b["phi"], up),
+                                     axis_difference(b["phi"], up + math.pi / 2)) > SNAP_TOLERANCE:
+                    # read along its own angle too: own[i] = (box nearest the up axis, box nearest across it)
+                    turned = dict(b, w=b["h"], h=b["w"], phi=b["phi"] + math.pi / 2)
+                    pair = (b, turned) if axis_difference(b["phi"], up) < math.pi / 4 else (turned, b)
+                    own[i] = len(hyps)
+                    hyps += list(pair)
             cr = self.crops(rgb, hyps)
         else:
             cr = self.crops(rgb, boxes)
@@ -172,6 +186,10 @@ class Recognizer:
                 continue
             if two_way:
                 pu, ps = probs[2 * i], probs[2 * i + 1]
+                if i in own:
+                    ou, os_ = probs[own[i]], probs[own[i] + 1]
+                    pu = ou if ou.max() > pu.max() else pu
+                    ps = os_ if os_.max() > ps.max() else ps
                 angle = axis_difference(b["phi"], up) / (math.pi / 4) - 1
                 evidence = math.log(max(float(ps.max()), 1e-6) / max(float(pu.max()), 1e-6)) + ANGLE_WEIGHT * angle
                 sideways = evidence > 0

@@ -136,6 +136,8 @@ pub struct Detection {
 /// lands between the two axes, or on the neighbours' axis. The classifier, which only ever saw
 /// tiles upright (or upside down), reads the right orientation far more confidently, so the
 /// ratio of the two readings is the main evidence, with the detector's angle as a tie-break.
+/// A box off both axes (a loose tile at an angle) is also read along its own angle and a
+/// quarter turn from it, and each orientation keeps its more confident reading.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Turned {
     /// Positive when the tile more likely lies sideways.
@@ -265,9 +267,9 @@ impl Recognizer {
         boxes: Vec<(RotatedBox, f32)>,
     ) -> Result<Vec<Detection>, VisionError> {
         let up = layout::up_axis(&boxes.iter().map(|b| b.0.phi).collect::<Vec<_>>());
+        let across = up + std::f32::consts::FRAC_PI_2;
         let mut crops: Vec<RotatedBox> = Vec::with_capacity(2 * boxes.len());
         for (b, _) in &boxes {
-            let across = up + std::f32::consts::FRAC_PI_2;
             for axis in [up, across] {
                 crops.push(if layout::axis_difference(b.phi, axis) <= SNAP_TOLERANCE {
                     *b
@@ -276,15 +278,40 @@ impl Recognizer {
                 });
             }
         }
+        // A box off both axes is usually a loose tile lying at an angle, not a called tile the
+        // detector drew askew: a snapped crop shows it turned, which the classifier misreads,
+        // so it is also read along its own angle (and a quarter turn from it, for the other
+        // orientation) and each orientation keeps the more confident of its two readings.
+        let mut own: Vec<Option<usize>> = Vec::with_capacity(boxes.len());
+        for (b, _) in &boxes {
+            let to_up = layout::axis_difference(b.phi, up);
+            let off_axis = to_up.min(layout::axis_difference(b.phi, across)) > SNAP_TOLERANCE;
+            own.push(off_axis.then_some(crops.len()));
+            if off_axis {
+                let turned = b.quarter_turned();
+                if to_up < std::f32::consts::FRAC_PI_4 {
+                    crops.extend([*b, turned]);
+                } else {
+                    crops.extend([turned, *b]);
+                }
+            }
+        }
         let probs = self.classify(image, &crops)?;
         let threshold = self.settings.not_tile_threshold;
+        let top = |p: &[f32; CLASS_COUNT]| p.iter().copied().fold(1e-6f32, f32::max);
+        let surer =
+            |a: [f32; CLASS_COUNT], b: [f32; CLASS_COUNT]| if top(&b) > top(&a) { b } else { a };
         Ok(boxes
             .into_iter()
             .zip(probs.chunks_exact(2))
-            .filter(|(_, pair)| Reading::is_tile(pair, threshold))
-            .map(|((rotated, score), pair)| {
-                let (upright, sideways) = (pair[0].tiles, pair[1].tiles);
-                let top = |p: &[f32; CLASS_COUNT]| p.iter().copied().fold(1e-6f32, f32::max);
+            .zip(own)
+            .filter(|((_, pair), _)| Reading::is_tile(pair, threshold))
+            .map(|(((rotated, score), pair), own)| {
+                let (mut upright, mut sideways) = (pair[0].tiles, pair[1].tiles);
+                if let Some(at) = own {
+                    upright = surer(upright, probs[at].tiles);
+                    sideways = surer(sideways, probs[at + 1].tiles);
+                }
                 let angle =
                     layout::axis_difference(rotated.phi, up) / std::f32::consts::FRAC_PI_4 - 1.0;
                 let turned = Turned {

@@ -529,6 +529,17 @@ impl RotatedBox {
         }
     }
 
+    /// The same rectangle with its up axis turned a quarter: what the box is if the detector
+    /// took the tile's side for its top.
+    pub fn quarter_turned(&self) -> RotatedBox {
+        RotatedBox {
+            w: self.h,
+            h: self.w,
+            phi: self.phi + std::f32::consts::FRAC_PI_2,
+            ..*self
+        }
+    }
+
     /// The axis-aligned bounds `[x1, y1, x2, y2]`.
     pub fn bounds(&self) -> [f32; 4] {
         let c = self.corners();
