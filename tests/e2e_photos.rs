@@ -104,7 +104,7 @@ fn table(outcomes: &[Outcome]) -> String {
 /// a face-down tile detected beside a meld, and a steep shot with a misread tile and a called
 /// tile taken for upright. With the version-3 models (2026-11-23) 06, 16, 17 and 20 joined the
 /// list and 10 and 19 left it (they were read exactly by version 2).
-const READ_EXACTLY: [&str; 18] = [
+const READ_EXACTLY: [&str; 19] = [
     "01-closed-normal",
     "02-red-normal",
     "03-chi-normal",
@@ -122,6 +122,7 @@ const READ_EXACTLY: [&str; 18] = [
     "16-closed-far",
     "17-chi-far",
     "18-any-far",
+    "19-any-steep",
     "20-pon-steep",
 ];
 

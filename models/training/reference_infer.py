@@ -15,7 +15,8 @@ Pipeline (see models/MODEL_CARD.md for the exact contract):
     (rotated rectangle w*1.1 x h*1.1 around the centre, tile up axis vertical), coordinates divided by 2^L.
  5. classifier on the crops [N,3,64,48] float32 RGB /255 -> probs [N,38] or [N,39] (softmax already applied).
     With 39 outputs the last is "not a tile": a box whose two readings (along and across the hand's up axis) give it
-    NOT_TILE_T or more on average is dropped, and the 38 tile probabilities are renormalized to sum to 1.
+    NOT_TILE_T or more on average is dropped (a box also read along its own angle, see OWN_ANGLE, is dropped when
+    either pair of readings reaches it), and the 38 tile probabilities are renormalized to sum to 1.
 """
 import argparse
 import json
@@ -182,6 +183,9 @@ class Recognizer:
         for i, b in enumerate(boxes):
             ux, uy = math.cos(b["phi"]), math.sin(b["phi"])
             rejected = not_tile[2 * i:2 * i + 2].mean() if two_way else not_tile[i]
+            if two_way and i in own:
+                # read along its own angle too: it must pass the veto that way as well
+                rejected = max(rejected, not_tile[own[i]:own[i] + 2].mean())
             if rejected >= NOT_TILE_T:
                 continue
             if two_way:

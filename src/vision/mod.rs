@@ -189,7 +189,8 @@ pub struct Settings {
     /// Detector input long side.
     pub input_long_side: u32,
     /// A box is dropped when the classifier's "not a tile" output (its 39th, where it has one)
-    /// averages this or more over the box's two readings.
+    /// averages this or more over the box's two readings (or over either pair, for a box also
+    /// read along its own angle).
     pub not_tile_threshold: f32,
 }
 
@@ -305,7 +306,10 @@ impl Recognizer {
             .into_iter()
             .zip(probs.chunks_exact(2))
             .zip(own)
-            .filter(|((_, pair), _)| Reading::is_tile(pair, threshold))
+            .filter(|((_, pair), own)| {
+                Reading::is_tile(pair, threshold)
+                    && own.is_none_or(|at| Reading::is_tile(&probs[at..at + 2], threshold))
+            })
             .map(|(((rotated, score), pair), own)| {
                 let (mut upright, mut sideways) = (pair[0].tiles, pair[1].tiles);
                 if let Some(at) = own {
