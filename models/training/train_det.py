@@ -192,6 +192,7 @@ def main():
     ap.add_argument("--threads-file", default=None, help="switch to 2 threads once this file exists")
     ap.add_argument("--boost-from", type=int, default=None, help="oversample synthetic shards with this number or higher")
     ap.add_argument("--boost", type=int, default=3, help="repeat factor of the --boost-from shards")
+    ap.add_argument("--boost-shards", default="", help="comma list of shard numbers also repeated --boost times")
     ap.add_argument("--freeze-bn", action="store_true",
                     help="keep BatchNorm in eval mode (fixed statistics): fine-tuning from weights rebuilt from ONNX "
                          "by recover_ckpt.py, which are exact only with the statistics they were given")
@@ -202,7 +203,9 @@ def main():
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
     syn, shard_of = load_scenes("train", with_shard=True)
-    rep = [args.boost if args.boost_from is not None and sh >= args.boost_from else 1 for sh in shard_of]
+    named = {int(x) for x in args.boost_shards.split(",") if x}
+    rep = [args.boost if (args.boost_from is not None and sh >= args.boost_from) or sh in named else 1
+           for sh in shard_of]
     land = [i for i, (im, _) in enumerate(syn) if im.shape[1] > im.shape[0] for _ in range(rep[i])]
     port = [i for i, (im, _) in enumerate(syn) if im.shape[1] <= im.shape[0] for _ in range(rep[i])]
     real = roboflow_scenes(["train", "valid"])
