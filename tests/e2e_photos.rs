@@ -99,12 +99,14 @@ fn table(outcomes: &[Outcome]) -> String {
     out
 }
 
-/// The fixtures the committed models read exactly. The other three are known failures, each
-/// explained in `datasets/README.md` ("Results on the committed models"): a stacked added kan,
-/// a face-down tile detected beside a meld, and a steep shot with a misread tile and a called
-/// tile taken for upright. With the version-3 models (2026-11-23) 06, 16, 17 and 20 joined the
-/// list and 10 and 19 left it (they were read exactly by version 2).
-const READ_EXACTLY: [&str; 19] = [
+/// The fixtures the committed models read exactly. The other two are known failures, each
+/// explained in `datasets/README.md` ("Results on the committed models"): a stacked added kan
+/// (07) and a far 5s read from a box drawn off the tile (16). With the version-3 models
+/// (2026-11-23) 06, 16, 17 and 20 joined the list and 10 and 19 left it (they were read exactly
+/// by version 2); 10 and 19 came back with reading changes the same day; 16 left it with the
+/// version-4 classifier (2026-11-24), which reads that tile 4s at 0.24 against 5s at 0.16
+/// (version 3: 5s at 0.44).
+const READ_EXACTLY: [&str; 18] = [
     "01-closed-normal",
     "02-red-normal",
     "03-chi-normal",
@@ -119,7 +121,6 @@ const READ_EXACTLY: [&str; 19] = [
     "13-closed-dim",
     "14-pon-dim",
     "15-two-melds-dim",
-    "16-closed-far",
     "17-chi-far",
     "18-any-far",
     "19-any-steep",

@@ -322,9 +322,12 @@ def main():
                          "2026-11-23 evening)")
     ap.add_argument("--not-tile", type=float, default=reference_infer.NOT_TILE_T,
                     help="drop boxes whose mean 'not a tile' probability reaches this (39-output classifiers)")
+    ap.add_argument("--not-tile-rule", default=reference_infer.NOT_TILE_RULE, choices=["mean", "max"],
+                    help="how a box's readings' 'not a tile' probabilities combine before --not-tile")
     ap.add_argument("--dump-dir", default=None, help="write crop contact sheets of the eval photos here (not the repo)")
     args = ap.parse_args()
     reference_infer.NOT_TILE_T = args.not_tile
+    reference_infer.NOT_TILE_RULE = args.not_tile_rule
     reference_infer.OWN_ANGLE = not args.no_own_angle
     rec = Recognizer(args.models)
     if args.one_way:

@@ -31,6 +31,8 @@ HARDNEG_P = 0.0  # share of scenes with tile-sized hard negatives (--hard-negati
 HAKU_FRAME_P = 0.0  # --haku-frames: share of white dragons drawn with a printed frame
 REAL_KEYBOARD_P = 0.0  # --real-keyboards: share of keyboards drawn by draw_real_keyboard
 NO_WHITE_BACKS = False  # --no-white-backs: back colours clearly distinct from the ivory face
+ADDED_KAN_P = 0.0  # --added-kans: share of pons shown as added kans (a second sideways tile on the called one)
+EXTRA_HAKU_P = 0.0  # --extra-haku: share of tile draws forced to a white dragon
 
 # ----------------------------------------------------------------------------------------------- assets
 _ART = {}
@@ -715,6 +717,10 @@ def rbox_from_quad(q):
 
 # ----------------------------------------------------------------------------------------------- layouts
 def random_tile_cls(rng):
+    if EXTRA_HAKU_P > 0 and rng.random() < EXTRA_HAKU_P:
+        # blank white dragons are the faces a fine-tuned detector lost first: they look like the blank cards, dice
+        # and tile sides among the hard negatives
+        return CLS["P"]
     return int(rng.integers(0, 37))  # faces only; backs come from pose
 
 
@@ -740,7 +746,9 @@ def layout_hand(rng, style):
     x += rng.uniform(0.3, 1.5)
     for _ in range(n_melds):
         kind = rng.choice(["pon", "chi", "ankan", "minkan"], p=[0.4, 0.3, 0.15, 0.15])
-        n = 4 if "kan" in kind else 3
+        if ADDED_KAN_P > 0 and kind == "pon" and rng.random() < ADDED_KAN_P:
+            kind = "kakan"
+        n = 4 if kind in ("ankan", "minkan") else 3
         side = int(rng.integers(n)) if kind != "ankan" else -1
         c0 = random_tile_cls(rng)
         for j in range(n):
@@ -751,8 +759,13 @@ def layout_hand(rng, style):
             if kind == "ankan" and j in (0, 3):
                 pose = "down"
             if j == side:
-                tiles.append(Tile(c, style, pose, (x + b / 2, -(b - 1) / 2 + rng.normal(0, 0.02)),
-                                  row_yaw + math.pi / 2 * (1 if rng.random() < 0.5 else -1) + rng.normal(0, 0.03)))
+                at = (x + b / 2, -(b - 1) / 2 + rng.normal(0, 0.02))
+                yaw = row_yaw + math.pi / 2 * (1 if rng.random() < 0.5 else -1) + rng.normal(0, 0.03)
+                tiles.append(Tile(c, style, pose, at, yaw))
+                if kind == "kakan":
+                    # the added tile lies sideways on the far side of the called one, as the fixtures show it
+                    tiles.append(Tile(c, style, pose, (x + b / 2 + rng.normal(0, 0.03), -(b - 1) / 2 + 1 + gap
+                                                       + rng.uniform(0, 0.04)), yaw + rng.normal(0, 0.03)))
                 x += b + gap
             else:
                 tiles.append(Tile(c, style, pose, (x + 0.5, rng.normal(0, 0.02)), row_yaw + rng.normal(0, 0.03)))
@@ -1015,6 +1028,26 @@ def jpeg(rng, img):
     return buf
 
 
+def cut_turned_crops(rng, img, labels, share):
+    """Crops of a share of the tiles read a quarter turn off, the two ways the runtime reads a box across its up axis:
+    the box snapped to the other hand axis keeps its extents (`w` across, `h` along the new axis: the middle of the
+    tile, turned), and a loose tile's own box turned keeps its shape (the whole tile, turned and stretched). Labelled
+    with the tile's class; train_cls.py decides what a turned crop should read (`--turned`). Drawn from their own
+    random stream, so the tile crops of a shard do not change with this option."""
+    crops, ys = [], []
+    for lab in labels:
+        cls, cx, cy, w, h, phi, ign = lab
+        if ign or min(w, h) < 14 or rng.random() >= share:
+            continue
+        jx, jy = rng.normal(0, 0.06) * w, rng.normal(0, 0.06) * h
+        sw, sh = np.exp(rng.normal(0, 0.07, 2))
+        ph = phi + math.pi / 2 + rng.normal(0, 0.05) + (math.pi if rng.random() < 0.5 else 0.0)
+        cw, ch = (w * sw, h * sh) if rng.random() < 0.6 else (h * sh, w * sw)
+        crops.append(cut_crop(img, cx + jx, cy + jy, cw, ch, ph, area=cw > 2 * CROP_W))
+        ys.append(int(cls))
+    return crops, ys
+
+
 def cut_crops(rng, img, labels, n_max=40):
     crops, ys = [], []
     for lab in labels:
@@ -1056,7 +1089,14 @@ def main():
                     help="share of the --keyboard keyboards drawn as perspective chiclet keyboards")
     ap.add_argument("--haku-frames", type=float, default=0.0,
                     help="share of white dragons (P) drawn with a printed frame instead of a blank face")
+    ap.add_argument("--turned-crops", type=float, default=0.0,
+                    help="also cut this share of the tiles a quarter turn off (saved as xt/yt in the crop shard)")
+    ap.add_argument("--added-kans", type=float, default=0.0,
+                    help="share of pons in hand layouts drawn as added kans (two sideways tiles stacked)")
+    ap.add_argument("--extra-haku", type=float, default=0.0, help="share of tile draws forced to a white dragon")
     args = ap.parse_args()
+    global ADDED_KAN_P, EXTRA_HAKU_P
+    ADDED_KAN_P, EXTRA_HAKU_P = args.added_kans, args.extra_haku
     global KEYBOARD_P, HARDNEG_P, NO_WHITE_BACKS, REAL_KEYBOARD_P, HAKU_FRAME_P
     HAKU_FRAME_P = args.haku_frames
     REAL_KEYBOARD_P = args.real_keyboards
@@ -1066,7 +1106,8 @@ def main():
     rng = np.random.default_rng(args.seed * 1000 + args.shard)
     os.makedirs(os.path.join(args.out, "det"), exist_ok=True)
     os.makedirs(os.path.join(args.out, "cls"), exist_ok=True)
-    jpgs, labs, crops, ys, sizes = [], [], [], [], []
+    turned_rng = np.random.default_rng(args.seed * 1000 + args.shard + 500_000)
+    jpgs, labs, crops, ys, sizes, tcrops, tys = [], [], [], [], [], [], []
     for s in range(args.scenes):
         W, H = (384, 640) if rng.random() < args.portrait else (640, 384)
         k = args.scale
@@ -1080,6 +1121,10 @@ def main():
         c, y = cut_crops(rng, dec, lab)
         crops += c
         ys += y
+        if args.turned_crops > 0:
+            c, y = cut_turned_crops(turned_rng, dec, lab, args.turned_crops)
+            tcrops += c
+            tys += y
         if s < args.preview:
             prev = cv2.cvtColor(dec, cv2.COLOR_RGB2BGR)
             for l in lab:
@@ -1093,8 +1138,11 @@ def main():
     offs = np.cumsum([0] + [len(l) for l in labs])
     np.savez(os.path.join(args.out, "det", f"{args.name}_{args.shard}.npz"),
              jpg=np.array(jpgs, dtype=object), labels=lab_flat, offsets=offs, sizes=np.array(sizes))
+    turned = {}
+    if args.turned_crops > 0:
+        turned = dict(xt=np.array(tcrops, np.uint8).reshape(-1, CROP_H, CROP_W, 3), yt=np.array(tys, np.int64))
     np.savez_compressed(os.path.join(args.out, "cls", f"{args.name}_{args.shard}.npz"),
-                        x=np.array(crops, np.uint8).reshape(-1, CROP_H, CROP_W, 3), y=np.array(ys, np.int64))
+                        x=np.array(crops, np.uint8).reshape(-1, CROP_H, CROP_W, 3), y=np.array(ys, np.int64), **turned)
     print(f"{args.name}_{args.shard}: {args.scenes} scenes, {len(lab_flat)} labels, {len(crops)} crops")
 
 

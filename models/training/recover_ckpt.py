@@ -92,7 +92,9 @@ def main():
     torch.save({"model": det.state_dict(), "step": 0, "from": det_path}, os.path.join(args.out, "ckpt_det_onnx.pt"))
 
     cls_path = os.path.join(args.models, "tile_classifier.onnx")
-    cls = load_unfolded(TileClassifierDS(), onnx_weights(cls_path, "cls."))
+    cls_weights = onnx_weights(cls_path, "cls.")
+    # 38 outputs up to version 2, 39 ("not a tile") from version 3 on
+    cls = load_unfolded(TileClassifierDS(cls_weights["fc.weight"].shape[0]), cls_weights)
     xc = torch.rand(8, 3, 64, 48)
     check(cls, cls_path, xc, lambda o: [torch.softmax(o, 1).numpy()])
     torch.save({"model": cls.state_dict(), "from": cls_path}, os.path.join(args.out, "ckpt_cls_onnx.pt"))

@@ -38,6 +38,13 @@ ANGLE_WEIGHT = 0.4
 SNAP_TOLERANCE = math.radians(15.0)
 # A box whose mean "not a tile" probability (39-output classifiers) reaches this is dropped, as in src/vision/mod.rs.
 NOT_TILE_T = 0.8
+# How a box's readings' "not a tile" probabilities combine before the threshold: "mean" (version 3) or "max".
+NOT_TILE_RULE = "mean"
+
+
+def not_tile_score(p):
+    """The "not a tile" score of one box from its readings' probabilities (see NOT_TILE_RULE)."""
+    return float(p.max()) if NOT_TILE_RULE == "max" else float(p.mean())
 # A box off both hand axes by more than SNAP_TOLERANCE (a loose tile at an angle) is also read along its own angle
 # and a quarter turn from it, as in src/vision/mod.rs; False gives the reading before 2026-11-23 (evening).
 OWN_ANGLE = True
@@ -182,10 +189,10 @@ class Recognizer:
         res = []
         for i, b in enumerate(boxes):
             ux, uy = math.cos(b["phi"]), math.sin(b["phi"])
-            rejected = not_tile[2 * i:2 * i + 2].mean() if two_way else not_tile[i]
+            rejected = not_tile_score(not_tile[2 * i:2 * i + 2]) if two_way else not_tile[i]
             if two_way and i in own:
                 # read along its own angle too: it must pass the veto that way as well
-                rejected = max(rejected, not_tile[own[i]:own[i] + 2].mean())
+                rejected = max(rejected, not_tile_score(not_tile[own[i]:own[i] + 2]))
             if rejected >= NOT_TILE_T:
                 continue
             if two_way:

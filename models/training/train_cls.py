@@ -10,6 +10,7 @@ import os
 import sys
 import time
 
+import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -22,13 +23,72 @@ from models import ClassifierExport, TileClassifier, TileClassifierDS  # noqa: E
 import real_data  # noqa: E402
 
 
-def load_synth(name):
+# Tiles whose face looks much the same a quarter turn off (a circle, square grids of dots, a blank or framed face, a
+# back): a turned crop of one of them keeps its class, and the box's shape and the detector's angle decide the
+# orientation, as before.
+QUARTER_SYMMETRIC = ("1p", "4p", "5p", "0p", "9p", "P", "back")
+# The label of a turned crop that must read as no tile in particular (a uniform target over the 38 tile classes).
+TURNED = -1
+
+
+def load_synth(name, turned=False):
+    """A shard set's crops and labels; with `turned`, its quarter-turned crops (gen_data.py --turned-crops) instead."""
     xs, ys = [], []
+    kx, ky = ("xt", "yt") if turned else ("x", "y")
     for f in sorted(glob.glob(os.path.join(CACHE, "cls", f"{name}_*.npz"))):
         d = np.load(f)
-        xs.append(d["x"])
-        ys.append(d["y"])
+        if kx in d:
+            xs.append(d[kx])
+            ys.append(d[ky])
     return np.concatenate(xs), np.concatenate(ys)
+
+
+def turned_targets(y):
+    """Labels for quarter-turned crops: a tile that looks different turned must not be read confidently that way
+    (TURNED), so that the two-way reading's evidence (the ratio of the two readings' top probabilities) picks the
+    orientation from the face; a quarter-symmetric tile keeps its class."""
+    sym = np.isin(y, [CLASSES.index(c) for c in QUARTER_SYMMETRIC])
+    return np.where(sym, y, TURNED)
+
+
+def loss_fn(out, y, n_tiles=NUM_CLASSES, smoothing=0.05):
+    """Cross-entropy with label smoothing; a TURNED label's target is uniform over the tile classes (none excluded)."""
+    turned = y == TURNED
+    logp = F.log_softmax(out.float(), 1)
+    target = torch.full_like(logp, smoothing / out.shape[1])
+    rows = torch.nonzero(~turned).squeeze(1)
+    target[rows, y[rows]] += 1 - smoothing
+    target[turned] = 0.0
+    target[turned, :n_tiles] = 1.0 / n_tiles
+    return -(target * logp).sum(1).mean()
+
+
+# Share of the augmented real crops also used turned (per unit of --turned).
+REAL_TURNED_SHARE = 0.3
+
+
+def turn_real(rng, x, y, share):
+    """Real faces turned a quarter and stretched back to the crop's shape, as a loose tile's own box read across:
+    the synthetic turned crops' lesson on real textures."""
+    pick = rng.choice(len(x), int(len(x) * share), replace=False)
+    h, w = x.shape[1:3]
+    turned = [cv2.resize(np.ascontiguousarray(np.rot90(x[i], rng.choice([1, 3]))), (w, h), interpolation=cv2.INTER_LINEAR)
+              for i in pick]
+    return np.array(turned, np.uint8).reshape(-1, h, w, 3), turned_targets(y[pick])
+
+
+def turned_confidence(model, x, y):
+    """Mean top probability (over the tile classes) of quarter-turned crops that should read as no tile in
+    particular, and the share of them read at 0.5 or more."""
+    model.eval()
+    x = x[turned_targets(y) == TURNED]
+    tops = []
+    with torch.no_grad():
+        for i in range(0, len(x), 512):
+            p = torch.softmax(model(to_tensor(x[i:i + 512])).float(), 1)[:, :NUM_CLASSES]
+            tops.append((p / p.sum(1, keepdim=True)).max(1).values)
+    t = torch.cat(tops).numpy() if tops else np.zeros(0)
+    return float(t.mean()) if len(t) else float("nan"), float((t >= 0.5).mean()) if len(t) else float("nan")
 
 
 def real_train_set(rng, reps_cam=25, reps_rf=20):
@@ -62,25 +122,31 @@ def to_tensor(x):
     return torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255.0).contiguous(memory_format=torch.channels_last)
 
 
-def rotate_batch(x, g, max_deg, p=0.6):
-    """random in-plane rotation (+-max_deg) and zoom (0.9-1.1) of a share p of the crops: makes the classifier
-    tolerant to the detector's angle / size errors."""
+def rotate_batch(x, g, max_deg, p=0.6, shift=0.0):
+    """random in-plane rotation (+-max_deg), zoom (0.9-1.1) and, with `shift`, an offset of up to that share of the
+    crop's width and height, of a share p of the crops: makes the classifier tolerant to the detector's angle, size
+    and position errors (a far tile's box is often off by a tenth of its size)."""
     n, _, H, W = x.shape
     sel = torch.rand(n, generator=g) < p
     th = (torch.rand(n, generator=g) * 2 - 1) * math.radians(max_deg) * sel
     sc = 1 + (torch.rand(n, generator=g) * 0.2 - 0.1) * sel
     c, s = torch.cos(th) * sc, torch.sin(th) * sc
-    theta = torch.stack([torch.stack([c, -s * H / W, torch.zeros(n)], 1),
-                         torch.stack([s * W / H, c, torch.zeros(n)], 1)], 1)
+    tx, ty = torch.zeros(n), torch.zeros(n)
+    if shift > 0:
+        # affine_grid's coordinates run from -1 to 1 across the crop
+        tx = (torch.rand(n, generator=g) * 2 - 1) * 2 * shift * sel
+        ty = (torch.rand(n, generator=g) * 2 - 1) * 2 * shift * sel
+    theta = torch.stack([torch.stack([c, -s * H / W, tx], 1),
+                         torch.stack([s * W / H, c, ty], 1)], 1)
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
     return F.grid_sample(x.contiguous(), grid, mode="bilinear", padding_mode="border", align_corners=False)
 
 
-def gpu_like_aug(x, g, rot_deg=0.0, shadow_p=0.0):
+def gpu_like_aug(x, g, rot_deg=0.0, shadow_p=0.0, shift=0.0, dim_p=0.0):
     """cheap batch augmentation on tensors: half-turn, brightness/contrast, channel gains, small shift."""
     n = x.shape[0]
-    if rot_deg > 0:
-        x = rotate_batch(x, g, rot_deg)
+    if rot_deg > 0 or shift > 0:
+        x = rotate_batch(x, g, rot_deg, shift=shift)
     flip = torch.rand(n, generator=g) < 0.5
     x[flip] = torch.flip(x[flip], dims=(2, 3))
     gain = (0.8 + 0.4 * torch.rand(n, 3, 1, 1, generator=g))
@@ -91,6 +157,23 @@ def gpu_like_aug(x, g, rot_deg=0.0, shadow_p=0.0):
         x[gray] = x[gray].mean(1, keepdim=True).expand(-1, 3, -1, -1)
     if shadow_p > 0:
         x = cast_shadow(x, g, shadow_p)
+    if dim_p > 0:
+        x = dim(x, g, dim_p)
+    return x
+
+
+def dim(x, g, p):
+    """A share p of the crops as in a dim room: darkened to 25-60 % with sensor noise. A face-down tile of a dim
+    scene was read as a blank white dragon: in the dark the two differ by hue more than by brightness."""
+    n = x.shape[0]
+    sel = torch.rand(n, generator=g) < p
+    if not sel.any():
+        return x
+    k = int(sel.sum())
+    level = 0.25 + torch.rand(k, 1, 1, 1, generator=g) * 0.35
+    noise = torch.randn(x[sel].shape, generator=g) * 0.02
+    x = x.clone()
+    x[sel] = (x[sel] * level + noise).clamp(0, 1)
     return x
 
 
@@ -145,9 +228,16 @@ def main():
                     help="add the 'not a tile' output (index 38) trained on the mined negatives cls/neg_*.npz")
     ap.add_argument("--none-keep", type=float, default=1.0,
                     help="share of the mined not-a-tile crops used (so they do not outnumber the tiles)")
-    ap.add_argument("--boost-class", default=None, help="CODE:TIMES, e.g. P:4: repeat that class's crops")
+    ap.add_argument("--boost-class", default=None,
+                    help="CODE:TIMES[,CODE:TIMES...], e.g. P:4 or P:2,back:2: repeat those classes' crops")
     ap.add_argument("--shadow", type=float, default=0.0,
                     help="share of crops given a cast shadow across part of the face (augmentation)")
+    ap.add_argument("--shift", type=float, default=0.0,
+                    help="augmentation: offset crops by up to this share of their size (with the rotation/zoom)")
+    ap.add_argument("--dim", type=float, default=0.0, help="augmentation: share of crops darkened as in a dim room")
+    ap.add_argument("--turned", type=float, default=0.0,
+                    help="repeat factor of the quarter-turned crops (gen_data.py --turned-crops) in an epoch; a turned "
+                         "crop of a tile that looks different turned is trained to read as no tile in particular")
     ap.add_argument("--freeze-bn", action="store_true",
                     help="keep BatchNorm in eval mode (fixed statistics): fine-tuning from weights rebuilt from ONNX "
                          "by recover_ckpt.py, which are exact only with the statistics they were given")
@@ -174,15 +264,29 @@ def main():
         n_out = NUM_CLASSES + 1
     X = np.concatenate([xs, xr])
     Y = np.concatenate([ys, yr])
-    if args.boost_class:
+    turned_test = None
+    if args.turned > 0:
+        xt, yt = load_synth("train", turned=True)
+        pick = rng.choice(len(xt), int(len(xt) * args.turned), replace=args.turned > 1)
+        X, Y = np.concatenate([X, xt[pick]]), np.concatenate([Y, turned_targets(yt[pick])])
+        print(f"quarter-turned crops: {len(pick)} of {len(xt)}, {int((Y == TURNED).sum())} read as no tile", flush=True)
+        xrt, yrt = turn_real(rng, xr, yr, REAL_TURNED_SHARE * args.turned)
+        X, Y = np.concatenate([X, xrt]), np.concatenate([Y, yrt])
+        print(f"quarter-turned real crops: {len(xrt)}", flush=True)
+        try:
+            turned_test = load_synth("test", turned=True)
+        except ValueError:
+            pass
+    for boost in filter(None, (args.boost_class or "").split(",")):
         # a blank white dragon looks like the blank white cards and dice among the mined negatives: repeat its
-        # crops so the not-a-tile output does not swallow it
-        code, _, times = args.boost_class.partition(":")
+        # crops so the not-a-tile output does not swallow it (and backs with it, so that P does not take over
+        # the dark face-down tiles of dim scenes)
+        code, _, times = boost.partition(":")
         sel = np.nonzero(Y == CLASSES.index(code))[0]
         extra = np.repeat(sel, int(times) - 1)
         X, Y = np.concatenate([X, X[extra]]), np.concatenate([Y, Y[extra]])
         print(f"{code} crops repeated x{times}: {len(sel)} -> {len(sel) * int(times)}", flush=True)
-    counts = np.bincount(Y, minlength=n_out)
+    counts = np.bincount(Y[Y >= 0], minlength=n_out)
     print("per-class counts:", dict(zip(CLASSES + ["none"], counts.tolist())), flush=True)
     evs = eval_sets()
     model = (TileClassifierDS(n_out) if args.arch == "ds" else TileClassifier(n_out)).to(memory_format=torch.channels_last)
@@ -212,11 +316,11 @@ def main():
         tot, n = 0.0, 0
         for i in range(0, len(perm) - args.bs + 1, args.bs):
             idx = np.sort(perm[i:i + args.bs])
-            x = gpu_like_aug(to_tensor(X[idx]), g, args.rot_deg, args.shadow).contiguous(memory_format=torch.channels_last)
+            x = gpu_like_aug(to_tensor(X[idx]), g, args.rot_deg, args.shadow, args.shift, args.dim).contiguous(memory_format=torch.channels_last)
             y = torch.from_numpy(Y[idx])
             with models.bf16_autocast():
                 out = model(x)
-            loss = F.cross_entropy(out.float(), y, label_smoothing=0.05)
+            loss = loss_fn(out, y)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
@@ -230,6 +334,9 @@ def main():
         for k, (ex, ey) in evs.items():
             acc, _ = evaluate(model, ex, ey)
             msg += f" | {k} {acc * 100:.2f}%"
+        if turned_test is not None:
+            mean_top, confident = turned_confidence(model, *turned_test)
+            msg += f" | test turned: mean top {mean_top:.3f}, {confident * 100:.1f}% at >= 0.5"
         print(msg, flush=True)
         torch.save({"model": model.state_dict(), "epoch": ep + 1, "args": vars(args)}, args.ckpt)
     print(f"total train time {time.time() - t0:.0f}s", flush=True)
