@@ -104,7 +104,7 @@ fn table(outcomes: &[Outcome]) -> String {
 /// (07) and a far 5s read from a box drawn off the tile (16). With the version-3 models
 /// (2026-11-23) 06, 16, 17 and 20 joined the list and 10 and 19 left it (they were read exactly
 /// by version 2); 10 and 19 came back with reading changes the same day; 16 left it with the
-/// version-4 classifier (2026-11-24), which reads that tile 4s at 0.24 against 5s at 0.16
+/// version-4 classifier (2026-11-24), which reads that tile 4s at 0.25 against 5s at 0.17
 /// (version 3: 5s at 0.44).
 const READ_EXACTLY: [&str; 18] = [
     "01-closed-normal",

@@ -51,15 +51,19 @@ def turned_targets(y):
     return np.where(sym, y, TURNED)
 
 
-def loss_fn(out, y, n_tiles=NUM_CLASSES, smoothing=0.05):
-    """Cross-entropy with label smoothing; a TURNED label's target is uniform over the tile classes (none excluded)."""
+def loss_fn(out, y, n_tiles=NUM_CLASSES, smoothing=0.05, turned_none=0.0):
+    """Cross-entropy with label smoothing; a TURNED label's target is uniform over the tile classes, with a share
+    `turned_none` on "not a tile" where the model has that output."""
     turned = y == TURNED
     logp = F.log_softmax(out.float(), 1)
     target = torch.full_like(logp, smoothing / out.shape[1])
     rows = torch.nonzero(~turned).squeeze(1)
     target[rows, y[rows]] += 1 - smoothing
+    none = turned_none if out.shape[1] > n_tiles else 0.0
     target[turned] = 0.0
-    target[turned, :n_tiles] = 1.0 / n_tiles
+    target[turned, :n_tiles] = (1.0 - none) / n_tiles
+    if none > 0:
+        target[turned, n_tiles] = none
     return -(target * logp).sum(1).mean()
 
 
@@ -238,6 +242,9 @@ def main():
     ap.add_argument("--turned", type=float, default=0.0,
                     help="repeat factor of the quarter-turned crops (gen_data.py --turned-crops) in an epoch; a turned "
                          "crop of a tile that looks different turned is trained to read as no tile in particular")
+    ap.add_argument("--turned-none", type=float, default=0.0,
+                    help="share of a quarter-turned tile crop's target put on 'not a tile' (the rest uniform over the "
+                         "tiles): an unfamiliar object read across then leans to 'not a tile' rather than to a tile")
     ap.add_argument("--freeze-bn", action="store_true",
                     help="keep BatchNorm in eval mode (fixed statistics): fine-tuning from weights rebuilt from ONNX "
                          "by recover_ckpt.py, which are exact only with the statistics they were given")
@@ -320,7 +327,7 @@ def main():
             y = torch.from_numpy(Y[idx])
             with models.bf16_autocast():
                 out = model(x)
-            loss = loss_fn(out, y)
+            loss = loss_fn(out, y, turned_none=args.turned_none)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
