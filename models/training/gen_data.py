@@ -1028,6 +1028,22 @@ def jpeg(rng, img):
     return buf
 
 
+def jittered_box(rng, cx, cy, w, h, phi):
+    """A tile's box as a detector might draw it: centre, size and angle jittered, and a random half turn (the
+    classifier is half-turn invariant)."""
+    jx, jy = rng.normal(0, 0.06) * w, rng.normal(0, 0.06) * h
+    sw, sh = np.exp(rng.normal(0, 0.07, 2))
+    ph = phi + rng.normal(0, 0.05)
+    if rng.random() < 0.5:
+        ph += math.pi
+    return cx + jx, cy + jy, w * sw, h * sh, ph
+
+
+def readable(lab):
+    """Whether a label makes a classifier sample: not an ignore region, and not too small to be read."""
+    return not lab[6] and min(lab[3], lab[4]) >= 14
+
+
 def cut_turned_crops(rng, img, labels, share):
     """Crops of a share of the tiles read a quarter turn off, the two ways the runtime reads a box across its up axis:
     the box snapped to the other hand axis keeps its extents (`w` across, `h` along the new axis: the middle of the
@@ -1036,32 +1052,25 @@ def cut_turned_crops(rng, img, labels, share):
     random stream, so the tile crops of a shard do not change with this option."""
     crops, ys = [], []
     for lab in labels:
-        cls, cx, cy, w, h, phi, ign = lab
-        if ign or min(w, h) < 14 or rng.random() >= share:
+        if not readable(lab) or rng.random() >= share:
             continue
-        jx, jy = rng.normal(0, 0.06) * w, rng.normal(0, 0.06) * h
-        sw, sh = np.exp(rng.normal(0, 0.07, 2))
-        ph = phi + math.pi / 2 + rng.normal(0, 0.05) + (math.pi if rng.random() < 0.5 else 0.0)
-        cw, ch = (w * sw, h * sh) if rng.random() < 0.6 else (h * sh, w * sw)
-        crops.append(cut_crop(img, cx + jx, cy + jy, cw, ch, ph, area=cw > 2 * CROP_W))
+        cls, cx, cy, w, h, phi, _ = lab
+        x, y, w, h, ph = jittered_box(rng, cx, cy, w, h, phi + math.pi / 2)
+        cw, ch = (w, h) if rng.random() < 0.6 else (h, w)
+        crops.append(cut_crop(img, x, y, cw, ch, ph, area=cw > 2 * CROP_W))
         ys.append(int(cls))
     return crops, ys
 
 
-def cut_crops(rng, img, labels, n_max=40):
+def cut_crops(rng, img, labels):
     crops, ys = [], []
     for lab in labels:
-        cls, cx, cy, w, h, phi, ign = lab
-        if ign or min(w, h) < 14:
-            continue  # too small to be readable: not a classifier sample
-        for _ in range(1):
-            jx, jy = rng.normal(0, 0.06) * w, rng.normal(0, 0.06) * h
-            sw, sh = np.exp(rng.normal(0, 0.07, 2))
-            ph = phi + rng.normal(0, 0.05)
-            if rng.random() < 0.5:
-                ph += math.pi  # half-turn invariance
-            crops.append(cut_crop(img, cx + jx, cy + jy, w * sw, h * sh, ph, area=w > 2 * CROP_W))
-            ys.append(int(cls))
+        if not readable(lab):
+            continue
+        cls, cx, cy, w, h, phi, _ = lab
+        x, y, jw, jh, ph = jittered_box(rng, cx, cy, w, h, phi)
+        crops.append(cut_crop(img, x, y, jw, jh, ph, area=w > 2 * CROP_W))
+        ys.append(int(cls))
     return crops, ys
 
 
@@ -1095,9 +1104,8 @@ def main():
                     help="share of pons in hand layouts drawn as added kans (two sideways tiles stacked)")
     ap.add_argument("--extra-haku", type=float, default=0.0, help="share of tile draws forced to a white dragon")
     args = ap.parse_args()
-    global ADDED_KAN_P, EXTRA_HAKU_P
+    global KEYBOARD_P, HARDNEG_P, NO_WHITE_BACKS, REAL_KEYBOARD_P, HAKU_FRAME_P, ADDED_KAN_P, EXTRA_HAKU_P
     ADDED_KAN_P, EXTRA_HAKU_P = args.added_kans, args.extra_haku
-    global KEYBOARD_P, HARDNEG_P, NO_WHITE_BACKS, REAL_KEYBOARD_P, HAKU_FRAME_P
     HAKU_FRAME_P = args.haku_frames
     REAL_KEYBOARD_P = args.real_keyboards
     KEYBOARD_P = args.keyboard

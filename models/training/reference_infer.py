@@ -40,14 +40,14 @@ SNAP_TOLERANCE = math.radians(15.0)
 NOT_TILE_T = 0.8
 # How a box's readings' "not a tile" probabilities combine before the threshold: "mean" (version 3) or "max".
 NOT_TILE_RULE = "mean"
+# A box off both hand axes by more than SNAP_TOLERANCE (a loose tile at an angle) is also read along its own angle
+# and a quarter turn from it, as in src/vision/mod.rs; False gives the reading before 2026-11-23 (evening).
+OWN_ANGLE = True
 
 
 def not_tile_score(p):
     """The "not a tile" score of one box from its readings' probabilities (see NOT_TILE_RULE)."""
     return float(p.max()) if NOT_TILE_RULE == "max" else float(p.mean())
-# A box off both hand axes by more than SNAP_TOLERANCE (a loose tile at an angle) is also read along its own angle
-# and a quarter turn from it, as in src/vision/mod.rs; False gives the reading before 2026-11-23 (evening).
-OWN_ANGLE = True
 
 
 def axis_difference(a, b):
