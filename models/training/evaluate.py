@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BACK, CLASSES, REPO  # noqa: E402
+from common import CLASSES, REPO  # noqa: E402
 import reference_infer  # noqa: E402
 from reference_infer import Recognizer  # noqa: E402
 import real_data  # noqa: E402

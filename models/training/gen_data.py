@@ -927,7 +927,7 @@ def render_scene(rng, W, H, tile_range=(13, 110), scale=1.0):
                 if len(lo) == 2 and len(hi) == 2:
                     mid_local = [L[j] + np.array([0, 0, zb]) for j in lo]
                     mid = cam.project(t.world(mid_local))[0]
-                    lo_q, hi_q = q[lo], q[hi]
+                    lo_q = q[lo]
                     # back layer quad: lo0, lo1, mid1, mid0 ; face layer: mid0, mid1, hi(matching)
                     fill_quad(img, np.array([lo_q[0], lo_q[1], mid[1], mid[0]]), tuple((backc * g).tolist()), idmap, i)
                     # match hi points to lo points by local x/y

@@ -4,7 +4,9 @@ The detector is class-agnostic and fires on tile-like things (keycaps, cards, fe
 false positives on the generated training scenes, where every tile's position is known, are cut as crops the way the
 runtime cuts them (the box as detected, and turned 90 degrees, since every box is read both ways) and labelled `none`;
 a few random tile-sized boxes away from the tiles are added per scene. train_cls.py picks them up from
-`.cache-train/cls/neg_*.npz`.
+`.cache-train/cls/neg_*.npz`. Each crop is also marked `hard` when the classifier in `--models` lets it through
+(a detection's two readings' mean "not a tile" probability below the runtime's threshold), so that training can
+repeat the negatives the current veto misses (train_cls.py --hard-neg-boost).
 
     .venv-train/bin/python models/training/mine_negatives.py --models models --shards 20-25
 """
@@ -19,7 +21,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 from common import CACHE, CROP_H, CROP_W, NONE, REPO, cut_crop  # noqa: E402
-from reference_infer import Recognizer  # noqa: E402
+from reference_infer import NOT_TILE_T, Recognizer  # noqa: E402
 
 cv2.setNumThreads(1)
 
@@ -31,6 +33,18 @@ def near_a_tile(x, y, labels, factor):
     d = np.hypot(labels[:, 1] - x, labels[:, 2] - y)
     r = 0.5 * np.hypot(labels[:, 3], labels[:, 4])
     return bool((d < factor * r).any())
+
+
+def vetoed_not(rec, x, groups):
+    """Per crop, whether the classifier's veto misses its box: the mean "not a tile" probability over the box's
+    readings (its crops sharing a group) is below the runtime's threshold. All True for a classifier without
+    that output."""
+    p = np.concatenate([rec.classify(x[i:i + 256]) for i in range(0, len(x), 256)]) if len(x) else np.zeros((0, 1))
+    if p.shape[1] <= NONE:
+        return np.ones(len(x), bool)
+    total = np.bincount(groups, weights=p[:, NONE])
+    count = np.bincount(groups)
+    return (total / count)[groups] < NOT_TILE_T
 
 
 def main():
@@ -50,7 +64,7 @@ def main():
             continue
         d = np.load(f, allow_pickle=True)
         offs, labs = d["offsets"], d["labels"]
-        crops, mined, randoms = [], 0, 0
+        crops, groups, mined, randoms = [], [], 0, 0
         for i, buf in enumerate(d["jpg"]):
             img = cv2.cvtColor(cv2.imdecode(np.frombuffer(buf, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
             L = labs[offs[i]:offs[i + 1]]
@@ -60,6 +74,7 @@ def main():
                 for turn in (0.0, math.pi / 2):
                     w, h = (b["w"], b["h"]) if turn == 0 else (b["h"], b["w"])
                     crops.append(cut_crop(img, b["cx"], b["cy"], w, h, b["phi"] + turn + rng.choice([0, math.pi])))
+                    groups.append(mined + randoms)  # the box's two readings share a group
                 mined += 1
             real = L[L[:, 6] == 0]
             if len(real) == 0:
@@ -72,13 +87,15 @@ def main():
                     if not near_a_tile(x, y, L, 1.6):
                         w = tw * math.exp(rng.uniform(-0.3, 0.3))
                         crops.append(cut_crop(img, x, y, w, w * rng.uniform(1.2, 1.5), rng.uniform(-math.pi, math.pi)))
+                        groups.append(mined + randoms)
                         randoms += 1
                         break
         out = os.path.join(CACHE, "cls", f"neg_{shard}.npz")
         x = np.array(crops, np.uint8).reshape(-1, CROP_H, CROP_W, 3)
-        np.savez_compressed(out, x=x, y=np.full(len(x), NONE, np.int64))
-        print(f"shard {shard}: {mined} false detections (x2 orientations), {randoms} random boxes -> {out}",
-              flush=True)
+        hard = vetoed_not(rec, x, np.array(groups, np.int64))
+        np.savez_compressed(out, x=x, y=np.full(len(x), NONE, np.int64), hard=hard)
+        print(f"shard {shard}: {mined} false detections (x2 orientations), {randoms} random boxes, "
+              f"{int(hard.sum())} of {len(x)} crops not vetoed -> {out}", flush=True)
 
 
 if __name__ == "__main__":

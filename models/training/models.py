@@ -85,6 +85,47 @@ def freeze_bn(model):
             m.eval()
 
 
+@torch.no_grad()
+def restore_bn_statistics(model, batches):
+    """Gives the BatchNorm layers of a model rebuilt by recover_ckpt.py real batch statistics without changing
+    what the model computes in eval mode.
+
+    recover_ckpt.py loads each folded conv as the conv plus a BatchNorm with running mean 0 and variance 1 that only
+    adds the bias, so training such a model with live BatchNorm would normalize activations it was never trained
+    to see normalized. Here each BatchNorm's input mean m and variance v are measured while the model runs
+    unchanged (eval mode) on `batches`, and its weight and bias are set so that it normalizes with (m, v) and then
+    maps back: exactly the old affine map in eval mode, and close to it on a training batch."""
+    bns = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
+    sums = {m: [0.0, 0.0, 0] for m in bns}
+
+    def record(m, inputs):
+        x = inputs[0].float()
+        acc = sums[m]
+        acc[0] = acc[0] + x.sum((0, 2, 3))
+        acc[1] = acc[1] + (x * x).sum((0, 2, 3))
+        acc[2] += x.numel() // x.shape[1]
+
+    hooks = [m.register_forward_pre_hook(record) for m in bns]
+    was_training = model.training
+    model.eval()
+    try:
+        for x in batches:
+            model(x)
+    finally:
+        for h in hooks:
+            h.remove()
+    for m in bns:
+        s1, s2, n = sums[m]
+        mean = s1 / n
+        var = (s2 / n - mean * mean).clamp(min=0)
+        g = m.weight / torch.sqrt(m.running_var + m.eps)  # the old layer is y = g * (x - running_mean) + bias
+        m.bias.copy_(m.bias + g * (mean - m.running_mean))
+        m.weight.copy_(g * torch.sqrt(var + m.eps))
+        m.running_mean.copy_(mean)
+        m.running_var.copy_(var)
+    model.train(was_training)
+
+
 class DSBlock(nn.Module):
     """Depthwise-separable residual block."""
 

@@ -18,7 +18,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(__file__))
 from common import BACK, CACHE, CLASSES, NUM_CLASSES, REPO  # noqa: E402
 import models  # noqa: E402
-from models import freeze_bn  # noqa: E402
+from models import freeze_bn, restore_bn_statistics  # noqa: E402
 from models import ClassifierExport, TileClassifier, TileClassifierDS  # noqa: E402
 import real_data  # noqa: E402
 
@@ -31,15 +31,19 @@ QUARTER_SYMMETRIC = ("1p", "4p", "5p", "0p", "9p", "P", "back")
 TURNED = -1
 
 
-def load_synth(name, turned=False):
-    """A shard set's crops and labels; with `turned`, its quarter-turned crops (gen_data.py --turned-crops) instead."""
-    xs, ys = [], []
+def load_synth(name, turned=False, key=None):
+    """A shard set's crops and labels; with `turned`, its quarter-turned crops (gen_data.py --turned-crops) instead.
+    With `key`, also that per-crop array (all False where a shard lacks it), e.g. the mined negatives' `hard`."""
+    xs, ys, ks = [], [], []
     kx, ky = ("xt", "yt") if turned else ("x", "y")
     for f in sorted(glob.glob(os.path.join(CACHE, "cls", f"{name}_*.npz"))):
         d = np.load(f)
         if kx in d:
             xs.append(d[kx])
             ys.append(d[ky])
+            ks.append(d[key] if key in d else np.zeros(len(d[ky]), bool))
+    if key is not None:
+        return np.concatenate(xs), np.concatenate(ys), np.concatenate(ks)
     return np.concatenate(xs), np.concatenate(ys)
 
 
@@ -232,6 +236,11 @@ def main():
                     help="add the 'not a tile' output (index 38) trained on the mined negatives cls/neg_*.npz")
     ap.add_argument("--none-keep", type=float, default=1.0,
                     help="share of the mined not-a-tile crops used (so they do not outnumber the tiles)")
+    ap.add_argument("--hard-neg-boost", type=int, default=1,
+                    help="repeat factor of the mined not-a-tile crops that the classifier used for mining let through")
+    ap.add_argument("--restore-bn", type=int, default=0, metavar="N",
+                    help="with --init from recover_ckpt.py: measure BatchNorm statistics on N training batches first "
+                         "(models.restore_bn_statistics) and train with live BatchNorm")
     ap.add_argument("--boost-class", default=None,
                     help="CODE:TIMES[,CODE:TIMES...], e.g. P:4 or P:2,back:2: repeat those classes' crops")
     ap.add_argument("--shadow", type=float, default=0.0,
@@ -263,10 +272,13 @@ def main():
         xs, ys = xs[~white], ys[~white]
     n_out = NUM_CLASSES
     if args.none:
-        xn, yn = load_synth("neg")
+        xn, yn, hard = load_synth("neg", key="hard")
         keep = rng.random(len(xn)) < args.none_keep
-        xn, yn = xn[keep], yn[keep]
-        print(f"mined not-a-tile crops: {len(xn)} kept of {len(keep)}", flush=True)
+        xn, yn, hard = xn[keep], yn[keep], hard[keep]
+        print(f"mined not-a-tile crops: {len(xn)} kept of {len(keep)}, {int(hard.sum())} not vetoed by the mining "
+              f"classifier", flush=True)
+        extra = np.repeat(np.nonzero(hard)[0], args.hard_neg_boost - 1)
+        xn, yn = np.concatenate([xn, xn[extra]]), np.concatenate([yn, yn[extra]])
         xs, ys = np.concatenate([xs, xn]), np.concatenate([ys, yn])
         n_out = NUM_CLASSES + 1
     X = np.concatenate([xs, xr])
@@ -308,6 +320,11 @@ def main():
             state["fc.weight"], state["fc.bias"] = fc_w, fc_b
         model.load_state_dict(state)
         print("initialized from", args.init, flush=True)
+        if args.restore_bn:
+            sample = rng.choice(len(X), (args.restore_bn, args.bs))
+            restore_bn_statistics(model, (to_tensor(X[np.sort(i)]).contiguous(memory_format=torch.channels_last)
+                                          for i in sample))
+            print(f"BatchNorm statistics measured on {args.restore_bn} batches", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     steps = args.epochs * (len(X) // args.bs)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps,

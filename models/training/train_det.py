@@ -13,12 +13,11 @@ import time
 import cv2
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
 from common import CACHE, REPO  # noqa: E402
 import models  # noqa: E402
-from models import freeze_bn  # noqa: E402
+from models import freeze_bn, restore_bn_statistics  # noqa: E402
 from models import DetectorExport, TileDetector  # noqa: E402
 import real_data  # noqa: E402
 
@@ -196,6 +195,9 @@ def main():
     ap.add_argument("--freeze-bn", action="store_true",
                     help="keep BatchNorm in eval mode (fixed statistics): fine-tuning from weights rebuilt from ONNX "
                          "by recover_ckpt.py, which are exact only with the statistics they were given")
+    ap.add_argument("--restore-bn", type=int, default=0, metavar="N",
+                    help="with --init from recover_ckpt.py: measure BatchNorm statistics on N training batches first "
+                         "(models.restore_bn_statistics), so the model trains with live BatchNorm from where it was")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -222,6 +224,13 @@ def main():
     elif args.init:
         model.load_state_dict(torch.load(args.init)["model"])
         print("initialized from", args.init, flush=True)
+        if args.restore_bn:
+            def stat_batch(k):
+                if k % 2:
+                    return batch_from(rng, syn, rng.choice(port, args.bs), 640, 384)[0]
+                return batch_from(rng, syn, rng.choice(land, args.bs), 384, 640)[0]
+            restore_bn_statistics(model, (stat_batch(k) for k in range(args.restore_bn)))
+            print(f"BatchNorm statistics measured on {args.restore_bn} batches", flush=True)
     budget = args.minutes * 60
     t_train = time.time()
     step = start_step
