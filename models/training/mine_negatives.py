@@ -35,7 +35,7 @@ def near_a_tile(x, y, labels, factor):
     return bool((d < factor * r).any())
 
 
-def vetoed_not(rec, x, groups):
+def missed_by_veto(rec, x, groups):
     """Per crop, whether the classifier's veto misses its box: the mean "not a tile" probability over the box's
     readings (its crops sharing a group) is below the runtime's threshold. All True for a classifier without
     that output."""
@@ -92,7 +92,7 @@ def main():
                         break
         out = os.path.join(CACHE, "cls", f"neg_{shard}.npz")
         x = np.array(crops, np.uint8).reshape(-1, CROP_H, CROP_W, 3)
-        hard = vetoed_not(rec, x, np.array(groups, np.int64))
+        hard = missed_by_veto(rec, x, np.array(groups, np.int64))
         np.savez_compressed(out, x=x, y=np.full(len(x), NONE, np.int64), hard=hard)
         print(f"shard {shard}: {mined} false detections (x2 orientations), {randoms} random boxes, "
               f"{int(hard.sum())} of {len(x)} crops not vetoed -> {out}", flush=True)

@@ -162,6 +162,12 @@ def batch_from(rng, pool, idx, H, W, syn=True):
             torch.from_numpy(np.stack(rs)), torch.from_numpy(np.stack(rws))[:, None])
 
 
+def synthetic_batch(rng, syn, pool, bs, portrait):
+    """A batch of `bs` scenes drawn from `pool` (indices into `syn`), at the portrait or landscape training size."""
+    H, W = (640, 384) if portrait else (384, 640)
+    return batch_from(rng, syn, rng.choice(pool, bs), H, W)
+
+
 def losses(model, batch):
     x, hm, ig, rg, rw = batch
     with models.bf16_autocast():
@@ -225,11 +231,8 @@ def main():
         model.load_state_dict(torch.load(args.init)["model"])
         print("initialized from", args.init, flush=True)
         if args.restore_bn:
-            def stat_batch(k):
-                if k % 2:
-                    return batch_from(rng, syn, rng.choice(port, args.bs), 640, 384)[0]
-                return batch_from(rng, syn, rng.choice(land, args.bs), 384, 640)[0]
-            restore_bn_statistics(model, (stat_batch(k) for k in range(args.restore_bn)))
+            restore_bn_statistics(model, (synthetic_batch(rng, syn, port if k % 2 else land, args.bs, k % 2 == 1)[0]
+                                          for k in range(args.restore_bn)))
             print(f"BatchNorm statistics measured on {args.restore_bn} batches", flush=True)
     budget = args.minutes * 60
     t_train = time.time()
@@ -251,12 +254,9 @@ def main():
             H, W = (384, 640) if rng.random() < 0.7 else (640, 384)
             idx = rng.integers(0, len(real), args.bs)
             batch = batch_from(rng, real, idx, H, W, syn=False)
-        elif r < args.real_frac + (1 - args.real_frac) * len(port) / max(1, len(port) + len(land)):
-            idx = rng.choice(port, args.bs)
-            batch = batch_from(rng, syn, idx, 640, 384)
         else:
-            idx = rng.choice(land, args.bs)
-            batch = batch_from(rng, syn, idx, 384, 640)
+            portrait = r < args.real_frac + (1 - args.real_frac) * len(port) / max(1, len(port) + len(land))
+            batch = synthetic_batch(rng, syn, port if portrait else land, args.bs, portrait)
         lh, lo, ls, la = losses(model, batch)
         loss = lh + lo + ls + 0.5 * la
         opt.zero_grad(set_to_none=True)

@@ -52,7 +52,7 @@ pub const CLASS_COUNT: usize = 38;
 const BACK_CLASS: usize = 37;
 
 /// What a classifier class stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Face {
     Tile(Tile),
     /// A face-down tile (the ends of a closed kan).
