@@ -3,12 +3,15 @@
 //! how often the hand-aware decoding turned a wrong top-1 reading into the right hand (and the
 //! other way round).
 //!
-//!     cargo run --release --example fixture_report
+//!     cargo run --release --example fixture_report [DIR]
+//!
+//! DIR defaults to `datasets/fixtures/`; any directory rendered by `datasets/make_fixtures.py
+//! --out DIR --seed N` works, which gives held-out scenes the models were never chosen on.
 
 #[path = "../tests/photo_fixtures/mod.rs"]
 mod photo_fixtures;
 
-use photo_fixtures::{load_all, run, Outcome};
+use photo_fixtures::{fixtures_dir, load_dir, run, Outcome};
 use riichi_lens::vision::{runtime, Recognizer};
 use sha2::{Digest, Sha256};
 
@@ -21,7 +24,11 @@ fn main() -> anyhow::Result<()> {
         println!("model {name}: sha256 {hex}…, {} bytes", bytes.len());
     }
     let mut recognizer = Recognizer::load(&models, 1)?;
-    let fixtures = load_all();
+    let dir = std::env::args_os()
+        .nth(1)
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(fixtures_dir);
+    let fixtures = load_dir(&dir);
     let outcomes: Vec<Outcome> = fixtures.iter().map(|f| run(&mut recognizer, f)).collect();
     println!();
     println!(

@@ -33,6 +33,8 @@ REAL_KEYBOARD_P = 0.0  # --real-keyboards: share of keyboards drawn by draw_real
 NO_WHITE_BACKS = False  # --no-white-backs: back colours clearly distinct from the ivory face
 ADDED_KAN_P = 0.0  # --added-kans: share of pons shown as added kans (a second sideways tile on the called one)
 EXTRA_HAKU_P = 0.0  # --extra-haku: share of tile draws forced to a white dragon
+BOOKSHELF_P = 0.0  # --bookshelf: share of scenes with a row of book spines along an edge
+BACK_TABLE_P = 0.0  # --back-table: share of scenes whose cloth is the colour of the set's backs
 
 # ----------------------------------------------------------------------------------------------- assets
 _ART = {}
@@ -232,12 +234,15 @@ def value_noise(rng, h, w, scale):
     return cv2.resize(g, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
-def make_background(rng, h, w):
-    kind = rng.choice(["cloth", "wood", "wood", "plain", "pattern", "dark", "noise"])
+def make_background(rng, h, w, cloth=None):
+    """`cloth`: draw a cloth of about this colour (a felt mat the colour of the tiles' backs) instead of a random
+    table."""
+    kind = "cloth" if cloth is not None else rng.choice(["cloth", "wood", "wood", "plain", "pattern", "dark", "noise"])
     col = np.array([rng.integers(0, 256) for _ in range(3)], np.float32)
     if kind == "cloth":
-        col = np.array(jitter_color(rng, [(20, 110, 70), (30, 140, 160), (30, 60, 130), (120, 30, 30),
-                                          (60, 60, 60), (140, 120, 90)][rng.integers(6)], 30), np.float32)
+        base = cloth if cloth is not None else [(20, 110, 70), (30, 140, 160), (30, 60, 130), (120, 30, 30),
+                                                (60, 60, 60), (140, 120, 90)][rng.integers(6)]
+        col = np.array(jitter_color(rng, base, 30), np.float32)
         n = value_noise(rng, h, w, 40) * 0.15 + rng.normal(0, 0.04, (h, w)).astype(np.float32)
         img = col[None, None] * (0.9 + n[..., None])
     elif kind == "wood":
@@ -473,6 +478,62 @@ def draw_real_keyboard(rng, img, tile_px):
     warped = cv2.warpPerspective(patch, Hm, (W, H), flags=cv2.INTER_AREA)
     mask = cv2.warpPerspective(np.full((ph, pw), 255, np.uint8), Hm, (W, H))
     img[mask > 127] = warped[mask > 127]
+
+
+def draw_bookshelf(rng, img, tile_px):
+    """A row of book spines along one edge of the photo (a shelf behind the table): narrow upright rectangles, many
+    of them white or cream, with titles printed down the spine in dark or red ink and coloured bands. Seen end-on
+    under a webcam each spine is tile-sized and tile-coloured with glyph-like marks, and real photos had false
+    detections on exactly that."""
+    H, W = img.shape[:2]
+    side = int(rng.integers(4))
+    length = int(tile_px * rng.uniform(2.0, 7.0))
+    span = W if side < 2 else H
+    pos = int(rng.uniform(-0.2, 0.3) * span)
+    end = pos + int(rng.uniform(0.4, 1.2) * span)
+    shelf = np.zeros((length, max(1, end - pos), 3), np.uint8)
+    shelf[:] = int(rng.uniform(10, 70))
+    x = 0
+    while x < shelf.shape[1]:
+        sw = max(3, int(tile_px * rng.uniform(0.3, 1.4)))
+        light = rng.random() < 0.5
+        col = np.array(jitter_color(rng, (235, 230, 215), 15) if light else rng.integers(20, 256, 3), np.float32)
+        top = int(length * rng.uniform(0.0, 0.25))
+        shelf[top:, x:x + sw - 1] = col
+        shelf[top:, x + sw - 2:x + sw - 1] = col * 0.7
+        ink = (25, 25, 25) if rng.random() < 0.55 else tuple(float(v) for v in jitter_color(rng, (190, 30, 30), 30))
+        if rng.random() < 0.4:  # coloured bands
+            for _ in range(int(rng.integers(1, 3))):
+                y0 = int(rng.uniform(top, length - 4))
+                shelf[y0:y0 + max(2, sw // 3), x:x + sw - 1] = rng.integers(20, 230, 3)
+        y = top + int(sw * rng.uniform(0.3, 1.0))
+        fs = sw / 38 * rng.uniform(0.6, 1.1)
+        th = max(1, int(sw / 16))
+        while y < length - sw * 0.5 and rng.random() < 0.93:
+            ch = chr(int(rng.integers(65, 91))) if rng.random() < 0.7 else "#$%&@+*="[rng.integers(8)]
+            font = KEY_FONTS[rng.integers(len(KEY_FONTS))]
+            cv2.putText(shelf, ch, (x + int(sw * 0.2), y + int(sw * 0.6)), font, fs, ink, th, cv2.LINE_AA)
+            y += int(sw * rng.uniform(0.7, 1.1))
+        x += sw + int(rng.integers(0, 3))
+    shade_ = 1 + np.linspace(-0.15, 0.15, length)[:, None, None] * rng.choice([-1, 1])
+    shelf = np.clip(shelf * shade_, 0, 255).astype(np.uint8)
+    if side == 1:
+        shelf = shelf[::-1]
+    elif side >= 2:
+        shelf = np.ascontiguousarray(np.transpose(shelf, (1, 0, 2)))
+        if side == 3:
+            shelf = shelf[:, ::-1]
+    sh, sw_ = shelf.shape[:2]
+    y0 = 0 if side in (0, 2, 3) else H - sh
+    x0 = 0 if side in (0, 1, 2) else W - sw_
+    if side == 0 or side == 1:
+        x0 = pos
+    else:
+        y0 = pos
+    ys, xs = max(0, y0), max(0, x0)
+    ye, xe = min(H, y0 + sh), min(W, x0 + sw_)
+    if ye > ys and xe > xs:
+        img[ys:ye, xs:xe] = shelf[ys - y0:ye - y0, xs - x0:xe - x0]
 
 
 def draw_hard_negatives(rng, img, tile_px, n):
@@ -860,7 +921,8 @@ def render_scene(rng, W, H, tile_range=(13, 110), scale=1.0):
     target[:2] += rng.normal(0, 0.15, 2) * ext[:2]
     cam = Camera(rng, W, H, target, tile_px, el, az, roll)
 
-    img = make_background(rng, H, W)
+    back_table = BACK_TABLE_P > 0 and rng.random() < BACK_TABLE_P
+    img = make_background(rng, H, W, cloth=style["back"] if back_table else None)
     idmap = np.full((H, W), -1, np.int32)
     img = np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8))
     draw_distractors(rng, img, int(rng.integers(0, 6)))
@@ -871,6 +933,8 @@ def render_scene(rng, W, H, tile_range=(13, 110), scale=1.0):
             draw_keyboard(rng, img, tile_px)
     if HARDNEG_P > 0 and rng.random() < HARDNEG_P:
         draw_hard_negatives(rng, img, tile_px, int(rng.integers(3, 12)))
+    if BOOKSHELF_P > 0 and rng.random() < BOOKSHELF_P:
+        draw_bookshelf(rng, img, tile_px)
     img = img.astype(np.float32)
     light = np.array([rng.normal(0, 0.6), rng.normal(0, 0.6), rng.uniform(0.5, 1.5)])
     light /= np.linalg.norm(light)
@@ -1103,8 +1167,14 @@ def main():
     ap.add_argument("--added-kans", type=float, default=0.0,
                     help="share of pons in hand layouts drawn as added kans (two sideways tiles stacked)")
     ap.add_argument("--extra-haku", type=float, default=0.0, help="share of tile draws forced to a white dragon")
+    ap.add_argument("--bookshelf", type=float, default=0.0,
+                    help="share of scenes with a row of book spines along an edge of the photo")
+    ap.add_argument("--back-table", type=float, default=0.0,
+                    help="share of scenes on a cloth the colour of the tiles' backs")
     args = ap.parse_args()
     global KEYBOARD_P, HARDNEG_P, NO_WHITE_BACKS, REAL_KEYBOARD_P, HAKU_FRAME_P, ADDED_KAN_P, EXTRA_HAKU_P
+    global BOOKSHELF_P, BACK_TABLE_P
+    BOOKSHELF_P, BACK_TABLE_P = args.bookshelf, args.back_table
     ADDED_KAN_P, EXTRA_HAKU_P = args.added_kans, args.extra_haku
     HAKU_FRAME_P = args.haku_frames
     REAL_KEYBOARD_P = args.real_keyboards

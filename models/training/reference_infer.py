@@ -43,6 +43,18 @@ NOT_TILE_RULE = "mean"
 # A box off both hand axes by more than SNAP_TOLERANCE (a loose tile at an angle) is also read along its own angle
 # and a quarter turn from it, as in src/vision/mod.rs; False gives the reading before 2026-11-23 (evening).
 OWN_ANGLE = True
+# A box this many times its upright neighbours' extent along the up axis and across it is the size of two sideways tiles
+# stacked (an added kan); it is read as its two halves when both read as the same tile at least STACK_CONFIDENCE sure
+# (`stacked_pair_halves` / `split_stacked_pairs` in the Rust runtime).
+STACK_ALONG = (1.2, 1.9)
+STACK_ACROSS = (1.1, 1.7)
+STACK_NEIGHBOURS = 3  # the nearest upright boxes, which must form a row with it:
+STACK_ROW_OFFSET = 0.6  # centres at most this many neighbour heights apart along the up axis,
+STACK_REACH = 3.5  # at most this many neighbour widths away,
+STACK_ROW_SPREAD = 1.25  # and the neighbours' heights within this ratio of each other
+STACK_CONFIDENCE = 0.8
+STACK_NOT_TILE = 0.3
+SPLIT_STACKED = True
 
 
 def not_tile_score(p):
@@ -142,12 +154,63 @@ class Recognizer:
     @staticmethod
     def snapped(b, axis):
         """`b` with its up axis turned to `axis`, extents measured along and across it."""
+        e1, e2 = Recognizer.extents(b, axis)
+        return dict(b, w=min(e1, e2), h=max(e1, e2), phi=axis)
+
+    @staticmethod
+    def extents(b, axis):
+        """The extents of `b` along `axis` and across it."""
         corners = Recognizer.corners(b)
         ax, ay = math.cos(axis), math.sin(axis)
         along = [x * ax + y * ay for x, y in corners]
         across = [-x * ay + y * ax for x, y in corners]
-        e1, e2 = max(along) - min(along), max(across) - min(across)
-        return dict(b, w=min(e1, e2), h=max(e1, e2), phi=axis)
+        return max(along) - min(along), max(across) - min(across)
+
+    @staticmethod
+    def stacked_pair_halves(boxes, up):
+        """[(index, (half, half))] for the boxes the size of two sideways tiles stacked along `up`, measured against
+        their nearest upright neighbours in the same row."""
+        sizes = [Recognizer.extents(b, up) for b in boxes]
+        ux, uy = math.cos(up), math.sin(up)
+        out = []
+        for i, b in enumerate(boxes):
+            near = sorted((math.hypot(n["cx"] - b["cx"], n["cy"] - b["cy"]), j) for j, n in enumerate(boxes)
+                          if j != i and sizes[j][0] > sizes[j][1])[:STACK_NEIGHBOURS]
+            if len(near) < 2:
+                continue
+            alongs = [sizes[j][0] for _, j in near]
+            along_ref = float(np.sort(alongs)[len(near) // 2])
+            across_ref = float(np.sort([sizes[j][1] for _, j in near])[len(near) // 2])
+            in_row = [abs((boxes[j]["cx"] - b["cx"]) * ux + (boxes[j]["cy"] - b["cy"]) * uy) <= STACK_ROW_OFFSET * along_ref
+                      and d <= STACK_REACH * across_ref for d, j in near]
+            if not all(in_row) or max(alongs) > STACK_ROW_SPREAD * min(alongs):
+                continue
+            along, across = sizes[i]
+            if not (STACK_ALONG[0] <= along / along_ref <= STACK_ALONG[1]
+                    and STACK_ACROSS[0] <= across / across_ref <= STACK_ACROSS[1]):
+                continue
+            half = [dict(b, cx=b["cx"] + k * ux * along / 4, cy=b["cy"] + k * uy * along / 4, w=along / 2, h=across,
+                         phi=up + math.pi / 2) for k in (1, -1)]
+            out.append((i, half))
+        return out
+
+    def split_stacked_pairs(self, rgb, boxes, up):
+        cands = self.stacked_pair_halves(boxes, up)
+        if not cands:
+            return boxes
+        probs = self.classify(self.crops(rgb, [h for _, pair in cands for h in pair]))
+        boxes = list(boxes)
+        for n, (i, pair) in enumerate(cands):
+            rows = probs[2 * n:2 * n + 2]
+            not_tile = rows[:, len(CLASSES)] if rows.shape[1] > len(CLASSES) else np.zeros(2)
+            tiles = rows[:, :len(CLASSES)] / np.maximum(rows[:, :len(CLASSES)].sum(1, keepdims=True), 1e-6)
+            best = tiles.argmax(1)
+            kinds = [CLASSES[int(k)].replace("0", "5") for k in best]
+            if ("back" not in kinds and kinds[0] == kinds[1] and tiles[[0, 1], best].min() >= STACK_CONFIDENCE
+                    and not_tile.max() < STACK_NOT_TILE):
+                boxes[i] = pair[0]
+                boxes.append(pair[1])
+        return boxes
 
     def __call__(self, rgb, two_way=True):
         """Detect and classify. With `two_way` (what the Rust runtime does), every tile is classified
@@ -162,6 +225,8 @@ class Recognizer:
         t1 = time.perf_counter()
         if two_way:
             up = self.up_axis([b["phi"] for b in boxes])
+            if SPLIT_STACKED:
+                boxes = self.split_stacked_pairs(rgb, boxes, up)
             hyps = []
             own = {}
             for i, b in enumerate(boxes):

@@ -49,7 +49,7 @@ pub(crate) fn axis_difference(a: f32, b: f32) -> f32 {
     d.min(std::f32::consts::PI - d)
 }
 
-fn median(mut values: Vec<f32>) -> f32 {
+pub(crate) fn median(mut values: Vec<f32>) -> f32 {
     if values.is_empty() {
         return 0.0;
     }

@@ -153,6 +153,25 @@ const ANGLE_WEIGHT: f32 = 0.4;
 /// perspective photos single tiles are legitimately a little off the hand's axis.
 const SNAP_TOLERANCE: f32 = 15.0 * std::f32::consts::PI / 180.0;
 
+/// A box this many times its upright neighbours' extent along the up axis and across it is the
+/// size of two sideways tiles stacked on each other (an added kan): about two tile widths along
+/// the up axis, one tile height across it.
+const STACK_ALONG: std::ops::RangeInclusive<f32> = 1.2..=1.9;
+const STACK_ACROSS: std::ops::RangeInclusive<f32> = 1.1..=1.7;
+/// The nearest upright boxes a box is measured against. They must form a row with it: centres
+/// at most `STACK_ROW_OFFSET` of their height apart along the up axis and `STACK_REACH` of their
+/// width away, heights within `STACK_ROW_SPREAD` of each other. Loose tiles, whose neighbours
+/// are at other distances from the camera, are left alone.
+const STACK_NEIGHBOURS: usize = 3;
+const STACK_ROW_OFFSET: f32 = 0.6;
+const STACK_REACH: f32 = 3.5;
+const STACK_ROW_SPREAD: f32 = 1.25;
+/// Both halves of a stacked pair must read as the same tile at least this confidently, and
+/// neither be "not a tile" this much: halves of one upright tile can read as one tile too (a
+/// 4p's halves look like sideways 2p), only less surely.
+const STACK_CONFIDENCE: f32 = 0.8;
+const STACK_NOT_TILE: f32 = 0.3;
+
 impl Detection {
     /// Lays the tile upright or sideways, taking the matching reading when both were made.
     pub fn set_sideways(&mut self, sideways: bool) {
@@ -268,6 +287,7 @@ impl Recognizer {
         boxes: Vec<(RotatedBox, f32)>,
     ) -> Result<Vec<Detection>, VisionError> {
         let up = layout::up_axis(&boxes.iter().map(|b| b.0.phi).collect::<Vec<_>>());
+        let boxes = self.split_stacked_pairs(image, boxes, up)?;
         let across = up + std::f32::consts::FRAC_PI_2;
         let mut crops: Vec<RotatedBox> = Vec::with_capacity(2 * boxes.len());
         for (b, _) in &boxes {
@@ -338,6 +358,37 @@ impl Recognizer {
                 d
             })
             .collect())
+    }
+
+    /// Replaces each box that is really two sideways tiles stacked (see [`stacked_pair_halves`])
+    /// by its two halves, when both halves read as the same tile.
+    ///
+    /// The detector often draws one box over an added kan's two stacked tiles: together they
+    /// have the outline of one large upright tile. Their size gives them away against their
+    /// neighbours, and the classifier confirms it: a half of one upright tile does not read
+    /// confidently as the same tile as the other half.
+    fn split_stacked_pairs(
+        &mut self,
+        image: &Rgb,
+        mut boxes: Vec<(RotatedBox, f32)>,
+        up: f32,
+    ) -> Result<Vec<(RotatedBox, f32)>, VisionError> {
+        let candidates = stacked_pair_halves(&boxes, up);
+        if candidates.is_empty() {
+            return Ok(boxes);
+        }
+        let halves: Vec<RotatedBox> = candidates.iter().flat_map(|(_, h)| *h).collect();
+        let readings = self.classify(image, &halves)?;
+        let mut upper = Vec::new();
+        for ((i, half), pair) in candidates.iter().zip(readings.chunks_exact(2)) {
+            if Reading::same_tile(&pair[0], &pair[1], STACK_CONFIDENCE, STACK_NOT_TILE) {
+                let score = boxes[*i].1;
+                boxes[*i] = (half[0], score);
+                upper.push((half[1], score));
+            }
+        }
+        boxes.extend(upper);
+        Ok(boxes)
     }
 
     /// Tile boxes with their detector scores, best first, duplicates removed.
@@ -435,6 +486,28 @@ impl Reading {
         }
     }
 
+    /// The most probable face and its probability.
+    fn best(&self) -> (Option<Face>, f32) {
+        let best = (0..CLASS_COUNT)
+            .max_by(|&a, &b| self.tiles[a].total_cmp(&self.tiles[b]))
+            .unwrap_or(BACK_CLASS);
+        (Face::from_class(best), self.tiles[best])
+    }
+
+    /// Whether two crops both read, at least `confidence` sure, as a tile (not a back) of the
+    /// same kind, and neither is "not a tile" `not_tile` or more; a red five and a plain five are
+    /// the same kind.
+    fn same_tile(a: &Reading, b: &Reading, confidence: f32, not_tile: f32) -> bool {
+        match (a.best(), b.best()) {
+            ((Some(Face::Tile(x)), px), (Some(Face::Tile(y)), py)) => {
+                x.kind() == y.kind()
+                    && px.min(py) >= confidence
+                    && a.not_tile.max(b.not_tile) < not_tile
+            }
+            _ => false,
+        }
+    }
+
     /// Whether a box read both ways (`pair`) is a tile: its mean "not a tile" probability is
     /// under `threshold`.
     fn is_tile(pair: &[Reading], threshold: f32) -> bool {
@@ -443,9 +516,8 @@ impl Reading {
     }
 }
 
-/// `b` with its up axis turned to `axis` and its extents measured along and across it, so a
-/// box the detector drew between two orientations still covers the tile.
-fn snapped(b: &RotatedBox, axis: f32) -> RotatedBox {
+/// The extents of `b` along `axis` and across it.
+fn extents(b: &RotatedBox, axis: f32) -> (f32, f32) {
     let (ux, uy) = (axis.cos(), axis.sin());
     let (mut along, mut across) = ((f32::MAX, f32::MIN), (f32::MAX, f32::MIN));
     for (x, y) in b.corners() {
@@ -453,7 +525,64 @@ fn snapped(b: &RotatedBox, axis: f32) -> RotatedBox {
         along = (along.0.min(a), along.1.max(a));
         across = (across.0.min(c), across.1.max(c));
     }
-    let (e1, e2) = (along.1 - along.0, across.1 - across.0);
+    (along.1 - along.0, across.1 - across.0)
+}
+
+/// Boxes the size of two sideways tiles stacked along the hand's up axis `up`, measured
+/// against their nearest upright neighbours in the same row, each with the two halves that
+/// would be those tiles.
+fn stacked_pair_halves(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<(usize, [RotatedBox; 2])> {
+    let sizes: Vec<(f32, f32)> = boxes.iter().map(|(b, _)| extents(b, up)).collect();
+    let (ux, uy) = (up.cos(), up.sin());
+    let mut out = Vec::new();
+    for (i, (b, _)) in boxes.iter().enumerate() {
+        let mut near: Vec<(f32, usize)> = boxes
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i && sizes[j].0 > sizes[j].1)
+            .map(|(j, (n, _))| ((n.cx - b.cx).hypot(n.cy - b.cy), j))
+            .collect();
+        near.sort_by(|x, y| x.0.total_cmp(&y.0));
+        near.truncate(STACK_NEIGHBOURS);
+        if near.len() < 2 {
+            continue;
+        }
+        let alongs: Vec<f32> = near.iter().map(|&(_, j)| sizes[j].0).collect();
+        let along_ref = layout::median(alongs.clone());
+        let across_ref = layout::median(near.iter().map(|&(_, j)| sizes[j].1).collect());
+        let in_row = near.iter().all(|&(d, j)| {
+            let n = &boxes[j].0;
+            let offset = ((n.cx - b.cx) * ux + (n.cy - b.cy) * uy).abs();
+            offset <= STACK_ROW_OFFSET * along_ref && d <= STACK_REACH * across_ref
+        });
+        let (lo, hi) = alongs
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(lo, hi), &a| (lo.min(a), hi.max(a)));
+        if !in_row || hi > STACK_ROW_SPREAD * lo {
+            continue;
+        }
+        let (along, across) = sizes[i];
+        if !STACK_ALONG.contains(&(along / along_ref))
+            || !STACK_ACROSS.contains(&(across / across_ref))
+        {
+            continue;
+        }
+        let half = |side: f32| RotatedBox {
+            cx: b.cx + side * ux * along / 4.0,
+            cy: b.cy + side * uy * along / 4.0,
+            w: along / 2.0,
+            h: across,
+            phi: up + std::f32::consts::FRAC_PI_2,
+        };
+        out.push((i, [half(1.0), half(-1.0)]));
+    }
+    out
+}
+
+/// `b` with its up axis turned to `axis` and its extents measured along and across it, so a
+/// box the detector drew between two orientations still covers the tile.
+fn snapped(b: &RotatedBox, axis: f32) -> RotatedBox {
+    let (e1, e2) = extents(b, axis);
     RotatedBox {
         w: e1.min(e2),
         h: e1.max(e2),
@@ -566,6 +695,46 @@ mod tests {
         let sure = Reading::from_row(&sure);
         assert!(Reading::is_tile(&[sure, plain], 0.5));
         assert!(!Reading::is_tile(&[sure, with_none], 0.5));
+    }
+
+    #[test]
+    fn a_box_the_size_of_two_stacked_sideways_tiles_is_split() {
+        let up = std::f32::consts::FRAC_PI_2;
+        let tile =
+            |cx: f32, cy: f32, w: f32, h: f32, phi: f32| (RotatedBox { cx, cy, w, h, phi }, 0.9);
+        let mut boxes = vec![
+            tile(900.0, 430.0, 78.0, 94.0, up),
+            tile(980.0, 430.0, 78.0, 94.0, up),
+            tile(1060.0, 430.0, 78.0, 94.0, up),
+            // an added kan's two sideways tiles under one box, as fixture 07 shows them
+            tile(1165.0, 412.0, 96.0, 128.0, up),
+            // a single sideways tile beside the row
+            tile(1260.0, 440.0, 78.0, 100.0, 0.0),
+        ];
+        let found = stacked_pair_halves(&boxes, up);
+        assert_eq!(found.len(), 1);
+        let (i, [a, b]) = found[0];
+        assert_eq!(i, 3);
+        for half in [a, b] {
+            assert!((half.w - 64.0).abs() < 0.5 && (half.h - 96.0).abs() < 0.5);
+            assert!(layout::axis_difference(half.phi, 0.0) < 1e-4);
+            assert!((half.cx - 1165.0).abs() < 1e-3);
+        }
+        assert!(((a.cy - b.cy).abs() - 64.0).abs() < 0.5);
+        assert!(((a.cy + b.cy) / 2.0 - 412.0).abs() < 1e-3);
+        // Far from any row, a large tile has no neighbours to be measured against.
+        let at = boxes[3].0;
+        boxes[3].0.cx = 3000.0;
+        assert!(stacked_pair_halves(&boxes, up).is_empty());
+        // Nor is one split whose neighbours are not in a row with it (loose tiles).
+        boxes[3].0 = at;
+        boxes[1].0.cy += 200.0;
+        assert!(stacked_pair_halves(&boxes, up).is_empty());
+        // A whole row seen larger (closer) is not split: its neighbours are as large.
+        let closer: Vec<_> = (0..4)
+            .map(|k| tile(100.0 * k as f32, 300.0, 96.0, 128.0, up))
+            .collect();
+        assert!(stacked_pair_halves(&closer, up).is_empty());
     }
 
     #[test]

@@ -30,10 +30,14 @@ pub fn fixtures_dir() -> PathBuf {
 
 /// Every fixture, sorted by name.
 pub fn load_all() -> Vec<Fixture> {
-    let dir = fixtures_dir();
+    load_dir(&fixtures_dir())
+}
+
+/// Every fixture of `dir` (a directory laid out like `datasets/fixtures/`), sorted by name.
+pub fn load_dir(dir: &Path) -> Vec<Fixture> {
     let mut out = Vec::new();
     let entries =
-        std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
     for entry in entries {
         let path = entry.expect("directory entry").path();
         if path.extension().and_then(|e| e.to_str()) != Some("json") {
