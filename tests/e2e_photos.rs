@@ -101,11 +101,12 @@ fn table(outcomes: &[Outcome]) -> String {
 
 /// The fixtures the committed models read exactly: all of them since 2026-11-24 (evening), when
 /// the runtime began to split a box drawn over an added kan's two stacked tiles (07; see
-/// `datasets/README.md`, "Results on the committed models"). With the version-3 models (2026-11-23) 06, 16, 17 and 20
-/// joined the list and 10 and 19 left it (they were read exactly by version 2); 10 and 19 came
-/// back with reading changes the same day; 16 left it with the version-4 classifier
-/// (2026-11-24), which read a far 5s 4s from a box drawn off the tile, and came back with the
-/// version-5 models the same day (top-1 still misreads it, the hand-aware decoding puts it right).
+/// `datasets/README.md`, "Results on the committed models"). With the version-3 models
+/// (2026-11-23) 06, 16, 17 and 20 joined the list and 10 and 19 left it (they were read exactly
+/// by version 2); 10 and 19 came back with reading changes the same day; 16 left it with the
+/// version-4 classifier (2026-11-24), which read a far 5s 4s from a box drawn off the tile, and
+/// came back with the version-5 models the same day (top-1 misreads a far 4s, the hand-aware
+/// decoding puts it right).
 const READ_EXACTLY: [&str; 20] = [
     "01-closed-normal",
     "02-red-normal",

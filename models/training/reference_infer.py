@@ -57,6 +57,15 @@ STACK_NOT_TILE = 0.3
 SPLIT_STACKED = True
 
 
+def tile_probs(probs):
+    """Classifier rows -> (the 38 tile probabilities given that the crop is a tile, the "not a tile" probability; 0
+    for a classifier without that output)."""
+    if probs.shape[1] <= len(CLASSES):
+        return probs, np.zeros(len(probs), np.float32)
+    tiles = probs[:, :len(CLASSES)]
+    return tiles / np.maximum(tiles.sum(1, keepdims=True), 1e-6), probs[:, len(CLASSES)]
+
+
 def not_tile_score(p):
     """The "not a tile" score of one box from its readings' probabilities (see NOT_TILE_RULE)."""
     return float(p.max()) if NOT_TILE_RULE == "max" else float(p.mean())
@@ -198,12 +207,10 @@ class Recognizer:
         cands = self.stacked_pair_halves(boxes, up)
         if not cands:
             return boxes
-        probs = self.classify(self.crops(rgb, [h for _, pair in cands for h in pair]))
+        tiles_all, not_tile_all = tile_probs(self.classify(self.crops(rgb, [h for _, pair in cands for h in pair])))
         boxes = list(boxes)
         for n, (i, pair) in enumerate(cands):
-            rows = probs[2 * n:2 * n + 2]
-            not_tile = rows[:, len(CLASSES)] if rows.shape[1] > len(CLASSES) else np.zeros(2)
-            tiles = rows[:, :len(CLASSES)] / np.maximum(rows[:, :len(CLASSES)].sum(1, keepdims=True), 1e-6)
+            tiles, not_tile = tiles_all[2 * n:2 * n + 2], not_tile_all[2 * n:2 * n + 2]
             best = tiles.argmax(1)
             kinds = [CLASSES[int(k)].replace("0", "5") for k in best]
             if ("back" not in kinds and kinds[0] == kinds[1] and tiles[[0, 1], best].min() >= STACK_CONFIDENCE
@@ -247,10 +254,7 @@ class Recognizer:
         probs = self.classify(cr)
         t3 = time.perf_counter()
         self.timing = {"detect_ms": (t1 - t0) * 1e3, "crop_ms": (t2 - t1) * 1e3, "classify_ms": (t3 - t2) * 1e3}
-        not_tile = np.zeros(len(probs), np.float32)
-        if probs.shape[1] > len(CLASSES):
-            not_tile = probs[:, len(CLASSES)]
-            probs = probs[:, :len(CLASSES)] / np.maximum(probs[:, :len(CLASSES)].sum(1, keepdims=True), 1e-6)
+        probs, not_tile = tile_probs(probs)
         res = []
         for i, b in enumerate(boxes):
             ux, uy = math.cos(b["phi"]), math.sin(b["phi"])

@@ -182,9 +182,7 @@ impl Detection {
             } else {
                 turned.upright
             };
-            let best = (0..CLASS_COUNT)
-                .max_by(|&a, &b| self.probs[a].total_cmp(&self.probs[b]))
-                .unwrap_or(BACK_CLASS);
+            let best = best_class(&self.probs);
             self.tile = Face::from_class(best).unwrap_or(Face::Back);
             self.confidence = self.probs[best];
         }
@@ -488,9 +486,7 @@ impl Reading {
 
     /// The most probable face and its probability.
     fn best(&self) -> (Option<Face>, f32) {
-        let best = (0..CLASS_COUNT)
-            .max_by(|&a, &b| self.tiles[a].total_cmp(&self.tiles[b]))
-            .unwrap_or(BACK_CLASS);
+        let best = best_class(&self.tiles);
         (Face::from_class(best), self.tiles[best])
     }
 
@@ -514,6 +510,13 @@ impl Reading {
         let mean = pair.iter().map(|r| r.not_tile).sum::<f32>() / pair.len().max(1) as f32;
         mean < threshold
     }
+}
+
+/// The index of the most probable class.
+fn best_class(probs: &[f32; CLASS_COUNT]) -> usize {
+    (0..CLASS_COUNT)
+        .max_by(|&a, &b| probs[a].total_cmp(&probs[b]))
+        .unwrap_or(BACK_CLASS)
 }
 
 /// The extents of `b` along `axis` and across it.
