@@ -8,16 +8,20 @@
 //! - `video`: an MPEG-4 clip of a sample photo decoded by the ffmpeg subprocess (the
 //!   `--source clip.mp4` path);
 //! - `mjpeg`: the sample JPEG decoded in-process for every frame, as a webcam's MJPEG
-//!   frames are (the camera path's decoding, without a camera).
+//!   frames are (the camera path's decoding, without a camera);
+//! - `far`: the same with the sample shrunk to half size in the middle of the frame
+//!   (`far_frame` of `tests/photo_fixtures`), a hand seen from further away, whose tiles are
+//!   narrow enough that the detector runs a second time on a larger input.
 //!
 //! For each, the recognizer runs with 1 and 2 ONNX Runtime threads per model (the app uses
 //! 1). Prints frames recognized per second (at most the source's 30), frames dropped, and
 //! the recognizer's mean time per frame (its headroom: 1000 / ms is the rate it could
 //! sustain). Timings depend on the machine and on what else runs; nothing here asserts them.
 
-#[path = "../tests/common/video.rs"]
-mod video;
+#[path = "../tests/photo_fixtures/mod.rs"]
+mod photo_fixtures;
 
+use photo_fixtures::common::video::still_clip;
 use riichi_lens::capture::pipeline::{Capture, CaptureEvent, Worker, WorkerEvent};
 use riichi_lens::capture::{Frame, OpenOptions, SourceSpec};
 use riichi_lens::vision::Recognizer;
@@ -26,7 +30,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use video::still_clip;
 
 const PHOTO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/photos/01-pinfu.jpg");
 const SECONDS: u64 = 12;
@@ -117,9 +120,25 @@ fn video(clip: PathBuf) -> impl FnOnce(Submit) -> Stop {
     }
 }
 
-fn mjpeg() -> impl FnOnce(Submit) -> Stop {
+/// The sample photo as a far shot, JPEG-encoded as a webcam would send it.
+fn far_jpeg(photo: &[u8]) -> Vec<u8> {
+    let near = riichi_lens::vision::picture::Rgb::decode(photo).expect("the sample decodes");
+    let far = photo_fixtures::far_frame(&near);
+    let mut out = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90)
+        .encode(
+            &far.pixels,
+            far.width,
+            far.height,
+            image::ExtendedColorType::Rgb8,
+        )
+        .expect("JPEG encoding");
+    out
+}
+
+/// Frames of one JPEG at 30 fps, decoded by the camera path's MJPEG decoder.
+fn mjpeg(jpeg: Vec<u8>) -> impl FnOnce(Submit) -> Stop {
     move |submit| {
-        let jpeg = std::fs::read(PHOTO).expect("the sample photo");
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = stop.clone();
         let thread = std::thread::spawn(move || {
@@ -166,10 +185,20 @@ fn main() {
         WARMUP.as_secs(),
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
-    for (name, threads) in [("video", 1), ("video", 2), ("mjpeg", 1), ("mjpeg", 2)] {
+    let near = std::fs::read(PHOTO).expect("the sample photo");
+    let far = far_jpeg(&near);
+    for (name, threads) in [
+        ("video", 1),
+        ("video", 2),
+        ("mjpeg", 1),
+        ("mjpeg", 2),
+        ("far", 1),
+        ("far", 2),
+    ] {
         let out = match name {
             "video" => measure(threads, video(clip.clone())),
-            _ => measure(threads, mjpeg()),
+            "mjpeg" => measure(threads, mjpeg(near.clone())),
+            _ => measure(threads, mjpeg(far.clone())),
         };
         println!(
             "{name:5} source, {threads} ORT thread(s)/model: {:5.1} recognized frames/s, {:5} frames dropped, {:5.1} ms/frame in the recognizer, hand read right every time: {}",

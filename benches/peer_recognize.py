@@ -5,7 +5,8 @@ the same images as benches/recognize.rs, in its own venv (.venv-peer, models/tra
         --photos target/tmp/bench-12mp-photos/*.jpg --workers 1 2
 
 - per-frame 720p: `predict(preprocess_image(img))` on already decoded 1280x720 frames (the fixtures in turn),
-  after a warm-up pass; best and median of 5 passes, milliseconds, ONNX Runtime's default threads.
+  after a warm-up pass; best and median of 5 passes, milliseconds, ONNX Runtime's default threads; the same on the far
+  shots of --far-frames (the fixtures shrunk to half size, written as PNG by benches/recognize.rs).
 - batch 12mp: photos per second over the 12 MP JPEGs, each opened, decoded (PIL) and run, like a batch job;
   with N worker processes of 1 ONNX Runtime thread each (N = 1 also once with the default threads).
 Prints lines in the format scripts/bench-recognize.sh reads.
@@ -71,32 +72,40 @@ def _batch_entry(photos, workers, threads, queue):
     queue.put(batch(photos, workers, threads))
 
 
-def main():
-    global THREADS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--frames", nargs="+", required=True)
-    ap.add_argument("--photos", nargs="+", required=True)
-    ap.add_argument("--workers", nargs="+", type=int, default=[1, 2])
-    ap.add_argument("--passes", type=int, default=5)
-    args = ap.parse_args()
-
+def time_frames(label, paths, passes):
+    """Times run() on already decoded frames, after a warm-up pass, and prints best and median."""
     frames = []
-    for path in args.frames:
+    for path in paths:
         img = Image.open(path).convert("RGB")
         img.load()
         frames.append(img)
-    THREADS = 0
     for img in frames:
         run(img)
     times = []
-    for _ in range(args.passes):
+    for _ in range(passes):
         for img in frames:
             t0 = time.perf_counter()
             run(img)
             times.append(time.perf_counter() - t0)
     times = np.sort(np.array(times) * 1e3)
-    print(f"peer per-frame 720p recognize (default threads): best {times[0]:.2f} ms, "
+    print(f"{label} (default threads): best {times[0]:.2f} ms, "
           f"median {times[len(times) // 2]:.2f} ms ({len(times)} runs)")
+
+
+def main():
+    global THREADS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--frames", nargs="+", required=True)
+    ap.add_argument("--photos", nargs="+", required=True)
+    ap.add_argument("--far-frames", nargs="*", default=[], help="far shots (benches/recognize.rs writes them)")
+    ap.add_argument("--workers", nargs="+", type=int, default=[1, 2])
+    ap.add_argument("--passes", type=int, default=5)
+    args = ap.parse_args()
+
+    THREADS = 0
+    time_frames("peer per-frame 720p recognize", args.frames, args.passes)
+    if args.far_frames:
+        time_frames("peer per-frame 720p far recognize", args.far_frames, args.passes)
 
     # each batch configuration runs in a fresh process (spawned, so no ONNX Runtime state is inherited)
     ctx = mp.get_context("spawn")

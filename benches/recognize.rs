@@ -4,6 +4,11 @@
 //! - `recognize/frame_720p/1_thread` and `/2_threads`: `Recognizer::read_photo` (detector,
 //!   crops, classifier, layout, hand-aware decoding) on an already decoded 1280×720 frame, the
 //!   20 fixtures in turn, with 1 or 2 ONNX Runtime intra-op threads per model.
+//! - `recognize/frame_720p_far/1_thread`: the same on far shots (also timed with 2 threads
+//!   below), each fixture shrunk to half size in the middle of a 1280×720 frame (the border
+//!   pixels repeated outwards), so its median box is 12–19 pixels wide at the detector's 640
+//!   input and the detector runs a second time on a larger input (`Settings::zoom_below`).
+//!   They are also written as PNG to `target/tmp/bench-far-frames/` for the peer's run.
 //! - `recognize/decode_12mp`: decoding one 4000×3000 JPEG in full (`Rgb::decode`, EXIF
 //!   applied), and `recognize/decode_12mp_reduced`: at the reduced size `riichi-lens batch`
 //!   decodes it (`decode_for_reading`: half size here).
@@ -27,6 +32,8 @@
 //! `cargo test --all-targets`) it makes one 12 MP photo and runs each benchmark once as a
 //! smoke test.
 
+#[path = "../tests/photo_fixtures/mod.rs"]
+mod photo_fixtures;
 #[path = "support/thread_cpu.rs"]
 mod thread_cpu;
 
@@ -102,6 +109,26 @@ fn make_12mp(frame: &Rgb, seed: u32) -> Vec<u8> {
     out
 }
 
+/// The folder the far shots are written to as PNG, for the peer's run.
+pub fn far_frames_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-far-frames")
+}
+
+fn write_far_frames(frames: &[Rgb]) {
+    let dir = far_frames_dir();
+    std::fs::create_dir_all(&dir).expect("far-frame folder");
+    for (i, frame) in frames.iter().enumerate() {
+        image::save_buffer(
+            dir.join(format!("far-{i:02}.png")),
+            &frame.pixels,
+            frame.width,
+            frame.height,
+            image::ExtendedColorType::Rgb8,
+        )
+        .expect("write far frame");
+    }
+}
+
 /// Photos made from each fixture.
 const PHOTOS_PER_FIXTURE: usize = 3;
 
@@ -158,6 +185,10 @@ fn main() {
         .take(if benchmarking { fixtures.len() } else { 2 })
         .map(|p| Rgb::open(p).expect("fixture decodes"))
         .collect();
+    let far_frames: Vec<Rgb> = frames.iter().map(photo_fixtures::far_frame).collect();
+    if benchmarking {
+        write_far_frames(&far_frames);
+    }
     let photos = if benchmarking {
         ensure_photos(&fixtures, fixtures.len(), PHOTOS_PER_FIXTURE)
     } else {
@@ -187,6 +218,12 @@ fn main() {
             b.iter(|| {
                 next = (next + 1) % frames.len();
                 black_box(two.read_photo(&frames[next]).expect("read"))
+            })
+        });
+        group.bench_function("frame_720p_far/1_thread", |b| {
+            b.iter(|| {
+                next = (next + 1) % far_frames.len();
+                black_box(one.read_photo(&far_frames[next]).expect("read"))
             })
         });
         group.sample_size(10);
@@ -221,23 +258,25 @@ fn main() {
 
     // Own timing: every frame / photo in turn, after one warm-up pass.
     let passes = if benchmarking { 5 } else { 1 };
-    for (label, recognizer) in [("1 thread", &mut one), ("2 threads", &mut two)] {
-        for frame in &frames {
-            black_box(recognizer.read_photo(frame).expect("read"));
-        }
-        let mut times = Vec::new();
-        for _ in 0..passes {
-            for frame in &frames {
-                let start = Instant::now();
+    for (set, frames) in [("", &frames), (" far (zoomed)", &far_frames)] {
+        for (label, recognizer) in [("1 thread", &mut one), ("2 threads", &mut two)] {
+            for frame in frames {
                 black_box(recognizer.read_photo(frame).expect("read"));
-                times.push(start.elapsed());
             }
+            let mut times = Vec::new();
+            for _ in 0..passes {
+                for frame in frames {
+                    let start = Instant::now();
+                    black_box(recognizer.read_photo(frame).expect("read"));
+                    times.push(start.elapsed());
+                }
+            }
+            report(
+                &format!("per-frame 720p{set} recognize ({label})"),
+                times,
+                benchmarking,
+            );
         }
-        report(
-            &format!("per-frame 720p recognize ({label})"),
-            times,
-            benchmarking,
-        );
     }
     let passes = if benchmarking { 2 } else { 1 };
     let (mut decode, mut whole) = (Vec::new(), Vec::new());
@@ -296,4 +335,7 @@ fn main() {
         );
     }
     println!("photos: {}", photos_dir().display());
+    if benchmarking {
+        println!("far frames: {}", far_frames_dir().display());
+    }
 }

@@ -7,7 +7,9 @@
 
 mod photo_fixtures;
 
-use photo_fixtures::{compare, load_all, run, score, score_differences, Outcome};
+use photo_fixtures::{
+    compare, far_fixture, far_frame, load_all, run, run_on, score, score_differences, Outcome,
+};
 use riichi_lens::vision::picture::Rgb;
 use riichi_lens::vision::Recognizer;
 
@@ -143,17 +145,23 @@ fn photos_are_read_and_scored_exactly() {
     let fixtures = load_all();
     assert_eq!(fixtures.len(), FIXTURES, "fixtures in datasets/fixtures");
     let outcomes: Vec<Outcome> = fixtures.iter().map(|f| run(&mut recognizer, f)).collect();
-    let report = table(&outcomes);
+    assert_read_exactly(&outcomes, &READ_EXACTLY);
+}
+
+/// Prints the outcomes and asserts that each fixture named in `exact` is among them and was
+/// read exactly.
+fn assert_read_exactly(outcomes: &[Outcome], exact: &[&str]) {
+    let report = table(outcomes);
     eprint!("{report}");
-    for name in READ_EXACTLY {
+    for name in exact {
         assert!(
-            outcomes.iter().any(|o| o.name == name),
+            outcomes.iter().any(|o| o.name == *name),
             "{name} is not among the fixtures"
         );
     }
     let wrong: Vec<&Outcome> = outcomes
         .iter()
-        .filter(|o| READ_EXACTLY.contains(&o.name.as_str()) && !o.exact())
+        .filter(|o| exact.contains(&o.name.as_str()) && !o.exact())
         .collect();
     assert!(
         wrong.is_empty(),
@@ -164,6 +172,39 @@ fn photos_are_read_and_scored_exactly() {
             .collect::<Vec<_>>()
             .join("; ")
     );
+}
+
+/// The fixtures not read exactly as far shots ([`far_frame`]: the photo shrunk to half size in
+/// the middle of a frame of the same size, so its median box is 12 to 19 pixels wide at the
+/// detector's 640-pixel input); the other 17 are. The detector runs a second time on a larger
+/// input when the boxes of its first pass are that narrow (`Settings::zoom_below`); measured
+/// 2026-11-24 with the version-5 models: 17 of 20 read exactly, 6 without the second pass.
+/// Not read: 07 (the added kan's stacked pair, two 4p missed), 08 (a dora indicator missed),
+/// 13 (two dead-wall backs of the dim shot read as white dragons, which become dora indicators).
+const FAR_NOT_READ: [&str; 3] = [
+    "07-added-kan-normal",
+    "08-two-melds-normal",
+    "13-closed-dim",
+];
+
+/// Far shots of the fixtures are read exactly, but for those of [`FAR_NOT_READ`].
+#[test]
+fn far_shots_are_read_through_a_larger_detector_input() {
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    let outcomes: Vec<Outcome> = load_all()
+        .iter()
+        .map(|f| {
+            let rgb = Rgb::open(&f.image).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+            run_on(&mut recognizer, &far_fixture(f), &far_frame(&rgb))
+        })
+        .collect();
+    let far_exact: Vec<&str> = READ_EXACTLY
+        .into_iter()
+        .filter(|name| !FAR_NOT_READ.contains(name))
+        .collect();
+    assert_eq!(far_exact.len(), 17);
+    assert_read_exactly(&outcomes, &far_exact);
 }
 
 /// The recognizer, fixture 01 (a closed hand with room below it) and its photo.

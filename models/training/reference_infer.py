@@ -10,6 +10,9 @@ Pipeline (see models/MODEL_CARD.md for the exact contract):
     letterboxed-input pixels. Keep cells with score >= SCORE_T; map back: x = (cx+0.5)/s-0.5, y = (cy+0.5)/s-0.5, w/s, h/s;
     phi = 0.5*atan2(sin2phi, cos2phi) (angle of the tile's up axis, image coords, y down; mod pi).
  3. duplicate suppression: sort by score, drop a box whose centre is closer than 0.5*min(w_i, w_j) to a kept box.
+    Far shots: when the median of the kept boxes' shorter sides is under ZOOM_BELOW input pixels (3 boxes or more),
+    steps 1-3 run again with the long side scaled so that median becomes ZOOM_TARGET (rounded to a multiple of 32,
+    at most ZOOM_MAX_LONG; bilinear where this enlarges the image), and those boxes are used instead.
  4. crop: for each box, pyramid level L = max(0, floor(log2(w / 48))) of the original image (each level = 2x2 mean,
     floor size); sample a 48x64 crop with bilinear interpolation via the affine map of common.crop_affine
     (rotated rectangle w*1.1 x h*1.1 around the centre, tile up axis vertical), coordinates divided by 2^L.
@@ -55,6 +58,14 @@ STACK_ROW_SPREAD = 1.25  # and the neighbours' heights within this ratio of each
 STACK_CONFIDENCE = 0.8
 STACK_NOT_TILE = 0.3
 SPLIT_STACKED = True
+# Far shots: when the boxes found at INPUT_LONG are narrower than ZOOM_BELOW input pixels (median of their shorter
+# sides), the detector runs again with the long side scaled so that median becomes ZOOM_TARGET, at most ZOOM_MAX_LONG
+# (`Settings::zoom_*` in the Rust runtime). The detector misses a fifth of the tiles under 16 px wide at 640 and few
+# over 24 px; the classifier's crops come from the photo itself, so only the detector needs the larger input.
+ZOOM_BELOW = 22.0
+ZOOM_TARGET = 26.0
+ZOOM_MAX_LONG = 1024
+ZOOM_MIN_BOXES = 3
 
 
 def tile_probs(probs):
@@ -91,18 +102,37 @@ class Recognizer:
         self.timing = {}
 
     @staticmethod
-    def letterbox(rgb):
+    def letterbox(rgb, long_side=None):
         H, W = rgb.shape[:2]
-        s = INPUT_LONG / max(H, W)
+        s = (long_side or INPUT_LONG) / max(H, W)
         nw, nh = max(1, round(W * s)), max(1, round(H * s))
-        im = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA)
+        # area filter to shrink; bilinear to enlarge (a zoomed far shot smaller than the zoomed input)
+        im = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA if s <= 1 else cv2.INTER_LINEAR)
         pw, ph = (-nw) % 32, (-nh) % 32
         im = cv2.copyMakeBorder(im, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(127, 127, 127))
         x = im.astype(np.float32).transpose(2, 0, 1)[None] / 255.0
         return np.ascontiguousarray(x), s
 
     def detect(self, rgb):
-        x, s = self.letterbox(rgb)
+        """Boxes at INPUT_LONG, or at a larger input when they are narrow (see ZOOM_BELOW)."""
+        boxes = self.detect_at(rgb, INPUT_LONG)
+        long_side = self.zoomed_long_side(rgb, boxes)
+        return self.detect_at(rgb, long_side) if long_side else boxes
+
+    @staticmethod
+    def zoomed_long_side(rgb, boxes):
+        """The input long side a second detector pass should use, or None when the boxes are wide enough."""
+        if len(boxes) < ZOOM_MIN_BOXES:
+            return None
+        s = INPUT_LONG / max(rgb.shape[:2])
+        median = float(np.median([min(b["w"], b["h"]) * s for b in boxes]))
+        if median >= ZOOM_BELOW:
+            return None
+        long_side = min(ZOOM_MAX_LONG, 32 * math.floor(INPUT_LONG * ZOOM_TARGET / median / 32 + 0.5))
+        return long_side if long_side > INPUT_LONG else None
+
+    def detect_at(self, rgb, long_side):
+        x, s = self.letterbox(rgb, long_side)
         scores, geom = self.det.run(None, {"image": x})
         ys, xs = np.nonzero(scores[0, 0] >= self.score_t)
         sc = scores[0, 0, ys, xs]

@@ -209,6 +209,13 @@ pub struct Settings {
     /// averages this or more over the box's two readings (or over either pair, for a box also
     /// read along its own angle).
     pub not_tile_threshold: f32,
+    /// Far shots: when the median shorter side of the boxes found at `input_long_side` is under
+    /// this many input pixels, the detector runs again on a larger input (see [`zoomed_long_side`]).
+    pub zoom_below: f32,
+    /// The median shorter side, in input pixels, the second pass aims for.
+    pub zoom_target: f32,
+    /// The largest input long side the second pass may use.
+    pub zoom_max_long_side: u32,
 }
 
 /// [`Recognizer::read_encoded`] first decodes a large JPEG reduced to no less than this long
@@ -228,6 +235,9 @@ impl Default for Settings {
             score_threshold: 0.30,
             input_long_side: 640,
             not_tile_threshold: 0.8,
+            zoom_below: 22.0,
+            zoom_target: 26.0,
+            zoom_max_long_side: 1024,
         }
     }
 }
@@ -389,9 +399,22 @@ impl Recognizer {
         Ok(boxes)
     }
 
-    /// Tile boxes with their detector scores, best first, duplicates removed.
+    /// Tile boxes with their detector scores, best first, duplicates removed; from a larger
+    /// input when the tiles are small (see [`zoomed_long_side`]).
     fn detect(&mut self, image: &Rgb) -> Result<Vec<(RotatedBox, f32)>, VisionError> {
-        let input = picture::letterbox(image, self.settings.input_long_side)?;
+        let boxes = self.detect_at(image, self.settings.input_long_side)?;
+        match zoomed_long_side(&self.settings, image.width.max(image.height), &boxes) {
+            Some(long_side) => self.detect_at(image, long_side),
+            None => Ok(boxes),
+        }
+    }
+
+    fn detect_at(
+        &mut self,
+        image: &Rgb,
+        long_side: u32,
+    ) -> Result<Vec<(RotatedBox, f32)>, VisionError> {
+        let input = picture::letterbox(image, long_side)?;
         let shape = [1usize, 3, input.height, input.width];
         let tensor = ort::value::TensorRef::from_array_view((shape, input.data.as_slice()))?;
         let outputs = self.detector.run(ort::inputs!["image" => tensor])?;
@@ -513,6 +536,37 @@ impl Reading {
 }
 
 /// The index of the most probable class.
+/// The input long side for a second detector pass over a far shot, or `None` when the boxes
+/// found at [`Settings::input_long_side`] are wide enough. The detector misses a fifth of the
+/// tiles under 16 input pixels wide and few over 24; the classifier samples its crops from the
+/// image itself, so only the detector needs the larger input.
+fn zoomed_long_side(
+    settings: &Settings,
+    image_long_side: u32,
+    boxes: &[(RotatedBox, f32)],
+) -> Option<u32> {
+    // Fewer boxes than this say little about the tiles' size.
+    const MIN_BOXES: usize = 3;
+    if boxes.len() < MIN_BOXES {
+        return None;
+    }
+    let scale = settings.input_long_side as f32 / image_long_side as f32;
+    let mut sides: Vec<f32> = boxes.iter().map(|(b, _)| b.w.min(b.h) * scale).collect();
+    sides.sort_by(f32::total_cmp);
+    let n = sides.len();
+    let median = if n % 2 == 1 {
+        sides[n / 2]
+    } else {
+        0.5 * (sides[n / 2 - 1] + sides[n / 2])
+    };
+    if median >= settings.zoom_below {
+        return None;
+    }
+    let wanted = settings.input_long_side as f32 * settings.zoom_target / median;
+    let long_side = (32 * (wanted / 32.0).round() as u32).min(settings.zoom_max_long_side);
+    (long_side > settings.input_long_side).then_some(long_side)
+}
+
 fn best_class(probs: &[f32; CLASS_COUNT]) -> usize {
     (0..CLASS_COUNT)
         .max_by(|&a, &b| probs[a].total_cmp(&probs[b]))
@@ -738,6 +792,39 @@ mod tests {
             .map(|k| tile(100.0 * k as f32, 300.0, 96.0, 128.0, up))
             .collect();
         assert!(stacked_pair_halves(&closer, up).is_empty());
+    }
+
+    #[test]
+    fn narrow_boxes_ask_for_a_larger_detector_input() {
+        let settings = Settings::default();
+        let row = |side: f32, n: usize| -> Vec<(RotatedBox, f32)> {
+            (0..n)
+                .map(|i| {
+                    let b = RotatedBox {
+                        cx: 100.0 + 2.0 * side * i as f32,
+                        cy: 100.0,
+                        w: side,
+                        h: 1.3 * side,
+                        phi: 0.0,
+                    };
+                    (b, 0.9)
+                })
+                .collect()
+        };
+        // A 1280-px image is read at half size: 40-px tiles are 20 input pixels wide, under
+        // zoom_below, so the input grows until they are 26 (640 * 26 / 20 = 832).
+        assert_eq!(zoomed_long_side(&settings, 1280, &row(40.0, 5)), Some(832));
+        // Even count: the median is the mean of the middle two (16 and 24 input px -> 20).
+        let mut mixed = row(32.0, 2);
+        mixed.extend(row(48.0, 2));
+        assert_eq!(zoomed_long_side(&settings, 1280, &mixed), Some(832));
+        // 640 * 26 / 17 = 979 rounds to the nearest multiple of 32.
+        assert_eq!(zoomed_long_side(&settings, 1280, &row(34.0, 3)), Some(992));
+        // Far tiles are capped at zoom_max_long_side.
+        assert_eq!(zoomed_long_side(&settings, 1280, &row(10.0, 5)), Some(1024));
+        // Wide enough tiles, or too few boxes to judge, keep the single pass.
+        assert_eq!(zoomed_long_side(&settings, 1280, &row(50.0, 5)), None);
+        assert_eq!(zoomed_long_side(&settings, 1280, &row(10.0, 2)), None);
     }
 
     #[test]

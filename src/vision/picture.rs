@@ -317,8 +317,13 @@ pub fn letterbox(image: &Rgb, long_side: u32) -> Result<Letterbox, VisionError> 
     )
     .map_err(|e| VisionError::Decode(e.to_string()))?;
     let mut dst = fr::images::Image::new(new_w, new_h, fr::PixelType::U8x3);
-    let options =
-        fr::ResizeOptions::new().resize_alg(fr::ResizeAlg::Convolution(fr::FilterType::Box));
+    // A box filter averages the pixels it shrinks; enlarging (a zoomed far shot) wants bilinear.
+    let filter = if scale <= 1.0 {
+        fr::FilterType::Box
+    } else {
+        fr::FilterType::Bilinear
+    };
+    let options = fr::ResizeOptions::new().resize_alg(fr::ResizeAlg::Convolution(filter));
     fr::Resizer::new()
         .resize(&src, &mut dst, &options)
         .map_err(|e| VisionError::Decode(e.to_string()))?;

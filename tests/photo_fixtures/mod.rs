@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 #[path = "../common/mod.rs"]
-mod common;
+pub mod common;
 
 use common::yaku_multiset;
 use riichi_lens::hand::MeldKind;
@@ -508,6 +508,11 @@ pub fn compare(fixture: &Fixture, reading: &PhotoReading) -> Outcome {
 pub fn run(recognizer: &mut Recognizer, fixture: &Fixture) -> Outcome {
     let rgb =
         Rgb::open(&fixture.image).unwrap_or_else(|e| panic!("{}: {e}", fixture.image.display()));
+    run_on(recognizer, fixture, &rgb)
+}
+
+/// Reads `rgb` as the photo of `fixture` and compares.
+pub fn run_on(recognizer: &mut Recognizer, fixture: &Fixture, rgb: &Rgb) -> Outcome {
     assert_eq!(
         (u64::from(rgb.width), u64::from(rgb.height)),
         (
@@ -518,7 +523,71 @@ pub fn run(recognizer: &mut Recognizer, fixture: &Fixture) -> Outcome {
         fixture.name
     );
     let reading = recognizer
-        .read_photo(&rgb)
+        .read_photo(rgb)
         .unwrap_or_else(|e| panic!("{}: {e}", fixture.name));
     compare(fixture, &reading)
+}
+
+/// A far shot made from a photo: shrunk to half size (box filter) in the middle of a frame of
+/// the same size whose border repeats the shrunk photo's edge pixels.
+pub fn far_frame(image: &Rgb) -> Rgb {
+    use fast_image_resize as fr;
+    let (w, h) = (image.width, image.height);
+    let (hw, hh) = (w / 2, h / 2);
+    let src = fr::images::ImageRef::new(w, h, &image.pixels, fr::PixelType::U8x3).expect("source");
+    let mut small = fr::images::Image::new(hw, hh, fr::PixelType::U8x3);
+    let options =
+        fr::ResizeOptions::new().resize_alg(fr::ResizeAlg::Convolution(fr::FilterType::Box));
+    fr::Resizer::new()
+        .resize(&src, &mut small, &options)
+        .expect("resize");
+    let small = small.buffer();
+    let (ox, oy) = far_offset(w, h);
+    let mut pixels = vec![0u8; (w * h * 3) as usize];
+    for y in 0..h {
+        let sy = y.saturating_sub(oy).min(hh - 1);
+        for x in 0..w {
+            let sx = x.saturating_sub(ox).min(hw - 1);
+            let (d, s) = (((y * w + x) * 3) as usize, ((sy * hw + sx) * 3) as usize);
+            pixels[d..d + 3].copy_from_slice(&small[s..s + 3]);
+        }
+    }
+    Rgb::new(w, h, pixels).expect("frame size")
+}
+
+/// Where [`far_frame`] puts the shrunk photo's top-left pixel.
+fn far_offset(width: u32, height: u32) -> (u32, u32) {
+    ((width - width / 2) / 2, (height - height / 2) / 2)
+}
+
+/// The fixture as [`far_frame`] shows it: every tile's box moved and halved with the photo.
+pub fn far_fixture(fixture: &Fixture) -> Fixture {
+    let mut truth = fixture.truth.clone();
+    let w = truth["width"].as_u64().unwrap_or(0) as u32;
+    let h = truth["height"].as_u64().unwrap_or(0) as u32;
+    let (ox, oy) = far_offset(w, h);
+    // pixel centres: x in the photo is at (x + 0.5) / 2 - 0.5 in the shrunk copy
+    let x = |v: f64| (v + 0.5) / 2.0 - 0.5 + f64::from(ox);
+    let y = |v: f64| (v + 0.5) / 2.0 - 0.5 + f64::from(oy);
+    for t in truth["tiles"].as_array_mut().expect("tiles") {
+        let b: Vec<f64> = t["box"]
+            .as_array()
+            .expect("box")
+            .iter()
+            .map(|v| v.as_f64().unwrap_or(f64::NAN))
+            .collect();
+        t["box"] = json!([x(b[0]), y(b[1]), x(b[2]), y(b[3])]);
+        let r = &mut t["rotated"];
+        let get = |r: &Value, k: &str| r[k].as_f64().unwrap_or(f64::NAN);
+        let (cx, cy, rw, rh) = (get(r, "cx"), get(r, "cy"), get(r, "w"), get(r, "h"));
+        r["cx"] = json!(x(cx));
+        r["cy"] = json!(y(cy));
+        r["w"] = json!(rw / 2.0);
+        r["h"] = json!(rh / 2.0);
+    }
+    Fixture {
+        name: fixture.name.clone(),
+        image: fixture.image.clone(),
+        truth,
+    }
 }
