@@ -102,9 +102,9 @@ class Recognizer:
         self.timing = {}
 
     @staticmethod
-    def letterbox(rgb, long_side=None):
+    def letterbox(rgb, long_side):
         H, W = rgb.shape[:2]
-        s = (long_side or INPUT_LONG) / max(H, W)
+        s = long_side / max(H, W)
         nw, nh = max(1, round(W * s)), max(1, round(H * s))
         # area filter to shrink; bilinear to enlarge (a zoomed far shot smaller than the zoomed input)
         im = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA if s <= 1 else cv2.INTER_LINEAR)

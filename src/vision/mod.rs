@@ -535,7 +535,6 @@ impl Reading {
     }
 }
 
-/// The index of the most probable class.
 /// The input long side for a second detector pass over a far shot, or `None` when the boxes
 /// found at [`Settings::input_long_side`] are wide enough. The detector misses a fifth of the
 /// tiles under 16 input pixels wide and few over 24; the classifier samples its crops from the
@@ -553,6 +552,8 @@ fn zoomed_long_side(
     let scale = settings.input_long_side as f32 / image_long_side as f32;
     let mut sides: Vec<f32> = boxes.iter().map(|(b, _)| b.w.min(b.h) * scale).collect();
     sides.sort_by(f32::total_cmp);
+    // The mean of the middle two for an even count, as numpy's median in reference_infer.py
+    // (layout::median takes the upper one).
     let n = sides.len();
     let median = if n % 2 == 1 {
         sides[n / 2]
@@ -567,6 +568,7 @@ fn zoomed_long_side(
     (long_side > settings.input_long_side).then_some(long_side)
 }
 
+/// The index of the most probable class.
 fn best_class(probs: &[f32; CLASS_COUNT]) -> usize {
     (0..CLASS_COUNT)
         .max_by(|&a, &b| probs[a].total_cmp(&probs[b]))
