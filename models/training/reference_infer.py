@@ -66,6 +66,9 @@ ZOOM_BELOW = 22.0
 ZOOM_TARGET = 26.0
 ZOOM_MAX_LONG = 1024
 ZOOM_MIN_BOXES = 3
+DARK_FACE_RATIO = 0.6
+DARK_FACE_CONFIDENCE = 0.6  # the confidence under which the app asks the user to check a tile (UNCERTAIN_BELOW)
+DARK_FACE_MIN = 3
 
 
 def tile_probs(probs):
@@ -80,6 +83,25 @@ def tile_probs(probs):
 def not_tile_score(p):
     """The "not a tile" score of one box from its readings' probabilities (see NOT_TILE_RULE)."""
     return float(p.max()) if NOT_TILE_RULE == "max" else float(p.mean())
+
+
+def face_value(crop):
+    """How light a reading's face is: the 75th percentile of max(R, G, B) inside its crop's margin. Max rather than
+    luminance so red and green ink count as face (a red five is mostly ink); the percentile ignores the glyph."""
+    inner = crop[8:CROP_H - 8, 6:CROP_W - 6]
+    return float(np.percentile(inner.max(-1), 75))
+
+
+def drop_dark_faces(res, values):
+    """Drop face readings (not backs) whose face is far darker than the photo's other faces and whose reading is not
+    confident: the tiles of one photo are one set, so they share a face colour, while keyboard keys (light legend on
+    a dark cap) and other dark clutter pass for tiles only by their glyph."""
+    faces = [v for r, v in zip(res, values) if r["tile"] != "back"]
+    if len(faces) < DARK_FACE_MIN or DARK_FACE_RATIO <= 0:
+        return res
+    ref = float(np.median(faces))
+    return [r for r, v in zip(res, values)
+            if r["tile"] == "back" or v >= DARK_FACE_RATIO * ref or r["confidence"] >= DARK_FACE_CONFIDENCE]
 
 
 def axis_difference(a, b):
@@ -286,6 +308,7 @@ class Recognizer:
         self.timing = {"detect_ms": (t1 - t0) * 1e3, "crop_ms": (t2 - t1) * 1e3, "classify_ms": (t3 - t2) * 1e3}
         probs, not_tile = tile_probs(probs)
         res = []
+        face_values = []
         for i, b in enumerate(boxes):
             ux, uy = math.cos(b["phi"]), math.sin(b["phi"])
             rejected = not_tile_score(not_tile[2 * i:2 * i + 2]) if two_way else not_tile[i]
@@ -311,6 +334,7 @@ class Recognizer:
             quad = self.corners(b)
             xs_, ys_ = [q[0] for q in quad], [q[1] for q in quad]
             top = np.argsort(-p)[:3]
+            face_values.append(face_value(cr[2 * i if two_way else i]))
             res.append({
                 "tile": CLASSES[k],
                 "box": [round(min(xs_), 1), round(min(ys_), 1), round(max(xs_), 1), round(max(ys_), 1)],
@@ -321,7 +345,7 @@ class Recognizer:
                 "quad": [[round(a, 1), round(c, 1)] for a, c in quad],
                 "probs_top3": {CLASSES[int(j)]: round(float(p[j]), 4) for j in top},
             })
-        return res
+        return drop_dark_faces(res, face_values)
 
 
 def main():

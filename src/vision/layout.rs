@@ -742,7 +742,7 @@ fn search(slots: &[Slot], valid: &dyn Fn(&[usize]) -> bool) -> Option<Vec<usize>
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::notation::parse_tile;
     use crate::vision::picture::RotatedBox;
@@ -751,7 +751,14 @@ mod tests {
 
     /// A detection of `face` at (x, y), upright or sideways, with probability `p`, the rest
     /// spread on `second` when given.
-    fn det(face: &str, x: f32, y: f32, sideways: bool, p: f32, second: Option<&str>) -> Detection {
+    pub(crate) fn det(
+        face: &str,
+        x: f32,
+        y: f32,
+        sideways: bool,
+        p: f32,
+        second: Option<&str>,
+    ) -> Detection {
         let face = if face == "back" {
             Face::Back
         } else {

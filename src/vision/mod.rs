@@ -216,6 +216,12 @@ pub struct Settings {
     pub zoom_target: f32,
     /// The largest input long side the second pass may use.
     pub zoom_max_long_side: u32,
+    /// A face reading (not a back) whose face is darker than this share of the photo's median
+    /// face (see [`picture::face_value`]) and whose confidence is under `dark_face_confidence`
+    /// is dropped (see [`drop_dark_faces`]); 0 turns the rule off.
+    pub dark_face_ratio: f32,
+    /// Confidence from which a dark face is kept all the same.
+    pub dark_face_confidence: f32,
 }
 
 /// [`Recognizer::read_encoded`] first decodes a large JPEG reduced to no less than this long
@@ -238,6 +244,8 @@ impl Default for Settings {
             zoom_below: 22.0,
             zoom_target: 26.0,
             zoom_max_long_side: 1024,
+            dark_face_ratio: 0.6,
+            dark_face_confidence: layout::UNCERTAIN_BELOW,
         }
     }
 }
@@ -330,7 +338,7 @@ impl Recognizer {
         let top = |p: &[f32; CLASS_COUNT]| p.iter().copied().fold(1e-6f32, f32::max);
         let surer =
             |a: [f32; CLASS_COUNT], b: [f32; CLASS_COUNT]| if top(&b) > top(&a) { b } else { a };
-        Ok(boxes
+        let read: Vec<(Detection, f32)> = boxes
             .into_iter()
             .zip(probs.chunks_exact(2))
             .zip(own)
@@ -363,9 +371,10 @@ impl Recognizer {
                     turned: Some(Box::new(turned)),
                 };
                 d.set_sideways(sideways);
-                d
+                (d, pair[0].face)
             })
-            .collect())
+            .collect();
+        Ok(drop_dark_faces(&self.settings, read))
     }
 
     /// Replaces each box that is really two sideways tiles stacked (see [`stacked_pair_halves`])
@@ -481,7 +490,12 @@ impl Recognizer {
             )));
         }
         let flat: Vec<f32> = probs.iter().copied().collect();
-        Ok(flat.chunks_exact(shape[1]).map(Reading::from_row).collect())
+        let per = 3 * picture::CROP_H * picture::CROP_W;
+        Ok(flat
+            .chunks_exact(shape[1])
+            .zip(batch.chunks_exact(per))
+            .map(|(row, crop)| Reading::from_row(row, picture::face_value(crop)))
+            .collect())
     }
 }
 
@@ -492,18 +506,21 @@ struct Reading {
     tiles: [f32; CLASS_COUNT],
     /// Probability that the crop is not a tile (0 from a 38-output classifier).
     not_tile: f32,
+    /// How light the crop's face is ([`picture::face_value`]).
+    face: f32,
 }
 
 impl Reading {
     /// A classifier output row: 38 class probabilities, or 39 with "not a tile" last. The tile
     /// probabilities are rescaled to those given that it is a tile, as a 38-class model gives
     /// them.
-    fn from_row(row: &[f32]) -> Reading {
+    fn from_row(row: &[f32], face: f32) -> Reading {
         let not_tile = row.get(CLASS_COUNT).copied().unwrap_or(0.0);
         let scale = 1.0 / (1.0 - not_tile).max(1e-6);
         Reading {
             tiles: std::array::from_fn(|c| row.get(c).copied().unwrap_or(0.0) * scale),
             not_tile,
+            face,
         }
     }
 
@@ -535,6 +552,33 @@ impl Reading {
     }
 }
 
+/// Fewest face readings a photo needs before [`drop_dark_faces`] judges any of them.
+const DARK_FACE_MIN: usize = 3;
+
+/// Drops the face readings (not backs) whose face is far darker than the photo's median face
+/// and which the classifier is unsure of (see [`Settings::dark_face_ratio`]).
+///
+/// The tiles in one photo are one set and share a face colour, while keyboard keys (a light
+/// legend on a dark cap) and other dark clutter pass for tiles only by their glyph. A tile in a
+/// shadow is darker too, but it still reads confidently, so confidence keeps it.
+fn drop_dark_faces(settings: &Settings, read: Vec<(Detection, f32)>) -> Vec<Detection> {
+    let mut faces: Vec<f32> = read
+        .iter()
+        .filter(|(d, _)| d.tile != Face::Back)
+        .map(|&(_, face)| face)
+        .collect();
+    if faces.len() < DARK_FACE_MIN || settings.dark_face_ratio <= 0.0 {
+        return read.into_iter().map(|(d, _)| d).collect();
+    }
+    let least = settings.dark_face_ratio * picture::percentile(&mut faces, 0.5);
+    read.into_iter()
+        .filter(|(d, face)| {
+            d.tile == Face::Back || *face >= least || d.confidence >= settings.dark_face_confidence
+        })
+        .map(|(d, _)| d)
+        .collect()
+}
+
 /// The input long side for a second detector pass over a far shot, or `None` when the boxes
 /// found at [`Settings::input_long_side`] are wide enough. The detector misses a fifth of the
 /// tiles under 16 input pixels wide and few over 24; the classifier samples its crops from the
@@ -551,15 +595,9 @@ fn zoomed_long_side(
     }
     let scale = settings.input_long_side as f32 / image_long_side as f32;
     let mut sides: Vec<f32> = boxes.iter().map(|(b, _)| b.w.min(b.h) * scale).collect();
-    sides.sort_by(f32::total_cmp);
     // The mean of the middle two for an even count, as numpy's median in reference_infer.py
     // (layout::median takes the upper one).
-    let n = sides.len();
-    let median = if n % 2 == 1 {
-        sides[n / 2]
-    } else {
-        0.5 * (sides[n / 2 - 1] + sides[n / 2])
-    };
+    let median = picture::percentile(&mut sides, 0.5);
     if median >= settings.zoom_below {
         return None;
     }
@@ -737,11 +775,11 @@ mod tests {
         let mut row = vec![0.0f32; CLASS_COUNT];
         row[4] = 0.75;
         row[5] = 0.25;
-        let plain = Reading::from_row(&row);
+        let plain = Reading::from_row(&row, 0.0);
         assert_eq!((plain.tiles[4], plain.not_tile), (0.75, 0.0));
         row.iter_mut().for_each(|p| *p /= 2.0);
         row.push(0.5);
-        let with_none = Reading::from_row(&row);
+        let with_none = Reading::from_row(&row, 0.0);
         assert_eq!(
             (with_none.tiles[4], with_none.tiles[5], with_none.not_tile),
             (0.75, 0.25, 0.5)
@@ -751,9 +789,47 @@ mod tests {
         // One reading sure it is not a tile, the other sure it is: the mean decides.
         let mut sure = row.clone();
         sure[CLASS_COUNT] = 0.9;
-        let sure = Reading::from_row(&sure);
+        let sure = Reading::from_row(&sure, 0.0);
         assert!(Reading::is_tile(&[sure, plain], 0.5));
         assert!(!Reading::is_tile(&[sure, with_none], 0.5));
+    }
+
+    #[test]
+    fn dark_unsure_faces_are_dropped_when_the_photo_has_light_ones() {
+        use layout::tests::det;
+        let settings = Settings::default();
+        let read = |faces: &[(&str, f32, f32)]| -> Vec<String> {
+            let read = faces
+                .iter()
+                .map(|&(face, p, value)| (det(face, 0.0, 0.0, false, p, None), value))
+                .collect();
+            drop_dark_faces(&settings, read)
+                .iter()
+                .map(|d| format!("{}@{}", d.tile.notation(), d.confidence))
+                .collect()
+        };
+        let ivory = [("1m", 0.9, 220.0), ("2m", 0.9, 230.0), ("3m", 0.9, 210.0)];
+        // A keycap read unsure as 4p goes; the same read sure (a tile in a shadow) stays, and so
+        // does an unsure face that is only a little darker, and a back of any colour.
+        let with = |extra: (&'static str, f32, f32)| [&ivory[..], &[extra]].concat();
+        assert_eq!(
+            read(&with(("4p", 0.3, 90.0))),
+            ["1m@0.9", "2m@0.9", "3m@0.9"]
+        );
+        assert_eq!(read(&with(("4p", 0.8, 90.0))).len(), 4);
+        assert_eq!(read(&with(("4p", 0.3, 160.0))).len(), 4);
+        assert_eq!(read(&with(("back", 0.3, 40.0))).len(), 4);
+        // Too few faces to know the set's colour, and the rule switched off: nothing goes.
+        assert_eq!(read(&[("1m", 0.9, 220.0), ("4p", 0.3, 90.0)]).len(), 2);
+        let off = Settings {
+            dark_face_ratio: 0.0,
+            ..settings
+        };
+        let all = with(("4p", 0.3, 90.0))
+            .iter()
+            .map(|&(face, p, value)| (det(face, 0.0, 0.0, false, p, None), value))
+            .collect();
+        assert_eq!(drop_dark_faces(&off, all).len(), 4);
     }
 
     #[test]

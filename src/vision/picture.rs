@@ -646,6 +646,54 @@ pub fn crops(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
     out
 }
 
+/// How light a crop's face is, 0–255: the 75th percentile, inside an 8-pixel (6 across)
+/// margin, of each pixel's brightest channel. The brightest channel rather than luminance so
+/// that red and green ink count as face (a red five is mostly ink); the percentile looks past
+/// the glyph, which covers well under a quarter of a face.
+pub fn face_value(crop: &[f32]) -> f32 {
+    const MARGIN_Y: usize = 8;
+    const MARGIN_X: usize = 6;
+    let plane = CROP_H * CROP_W;
+    // Crop values are whole levels over 255, so a histogram gives the order statistics
+    // without sorting (this runs for every reading of every box).
+    let mut counts = [0usize; 256];
+    for j in MARGIN_Y..CROP_H - MARGIN_Y {
+        for k in (MARGIN_X..CROP_W - MARGIN_X).map(|i| j * CROP_W + i) {
+            let brightest = crop[k].max(crop[plane + k]).max(crop[2 * plane + k]);
+            counts[(255.0 * brightest).round().clamp(0.0, 255.0) as usize] += 1;
+        }
+    }
+    let n = (CROP_H - 2 * MARGIN_Y) * (CROP_W - 2 * MARGIN_X);
+    let at = 0.75 * (n - 1) as f32;
+    let below = at.floor() as usize;
+    // The level of the `rank`-th smallest value (0-based).
+    let level = |rank: usize| -> f32 {
+        let mut seen = 0;
+        for (level, &count) in counts.iter().enumerate() {
+            seen += count;
+            if seen > rank {
+                return level as f32;
+            }
+        }
+        255.0
+    };
+    let (low, high) = (level(below), level((below + 1).min(n - 1)));
+    low + (at - below as f32) * (high - low)
+}
+
+/// The `q` quantile of `values` (reordered), interpolated between neighbours as numpy's
+/// default does; 0 for none.
+pub fn percentile(values: &mut [f32], q: f32) -> f32 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_unstable_by(f32::total_cmp);
+    let at = q.clamp(0.0, 1.0) * (values.len() - 1) as f32;
+    let below = at.floor() as usize;
+    let above = (below + 1).min(values.len() - 1);
+    values[below] + (at - below as f32) * (values[above] - values[below])
+}
+
 impl CropGeometry {
     /// Samples the crop from its pyramid level into `crop` (planar RGB, values 0–1).
     fn sample_into(&self, pyramid: &Level, crop: &mut [f32]) {
@@ -666,6 +714,52 @@ impl CropGeometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percentiles_interpolate_as_numpy_does() {
+        assert_eq!(percentile(&mut [4.0, 1.0, 3.0, 2.0], 0.75), 3.25);
+        assert_eq!(percentile(&mut [4.0, 1.0, 3.0, 2.0], 0.5), 2.5);
+        assert_eq!(percentile(&mut [7.0], 0.75), 7.0);
+        assert_eq!(percentile(&mut [], 0.5), 0.0);
+    }
+
+    #[test]
+    fn a_face_value_sees_the_face_past_its_glyph() {
+        let plane = CROP_H * CROP_W;
+        // Fills a crop with `face` and draws a glyph of `ink` over the middle sixth of its rows.
+        let crop = |face: [f32; 3], ink: [f32; 3]| -> Vec<f32> {
+            let mut c = vec![0f32; 3 * plane];
+            for k in 0..plane {
+                let glyph = (k / CROP_W) * 6 / CROP_H == 3;
+                for ch in 0..3 {
+                    c[ch * plane + k] = if glyph { ink[ch] } else { face[ch] } / 255.0;
+                }
+            }
+            c
+        };
+        let ivory = face_value(&crop([235.0, 228.0, 205.0], [20.0, 20.0, 20.0]));
+        assert!((ivory - 235.0).abs() < 0.01, "{ivory}");
+        // A keycap: a light legend on a dark cap reads as the cap.
+        let key = face_value(&crop([40.0, 40.0, 45.0], [240.0, 240.0, 240.0]));
+        assert!((key - 45.0).abs() < 0.01, "{key}");
+        // Red ink counts as light: it is the brightest channel that is measured.
+        let red = face_value(&crop([200.0, 30.0, 30.0], [20.0, 20.0, 20.0]));
+        assert!((red - 200.0).abs() < 0.01, "{red}");
+        // Any crop: the histogram gives what sorting the inner pixels' brightest channels does.
+        let mut seed = 12345u32;
+        let noisy: Vec<f32> = (0..3 * plane)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                ((seed >> 16) % 256) as f32 / 255.0
+            })
+            .collect();
+        let mut inner: Vec<f32> = (8..CROP_H - 8)
+            .flat_map(|j| (6..CROP_W - 6).map(move |i| j * CROP_W + i))
+            .map(|k| 255.0 * noisy[k].max(noisy[plane + k]).max(noisy[2 * plane + k]))
+            .collect();
+        let sorted = percentile(&mut inner, 0.75);
+        assert!((face_value(&noisy) - sorted).abs() < 0.01, "{sorted}");
+    }
 
     fn png(width: u32, height: u32) -> Vec<u8> {
         let img = image::RgbImage::from_fn(width, height, |x, y| image::Rgb([x as u8, y as u8, 7]));
