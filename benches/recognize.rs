@@ -16,6 +16,8 @@
 //!   thread; `recognize/photo_12mp/reduced`: `read_encoded` (reduced decode, decoded again
 //!   only if a tile is too narrow): what one `riichi-lens batch` worker does per photo, less
 //!   hashing and the state commit.
+//! - `pixels/face_value/every_crop_of_a_frame`: the dark-face rule's measure
+//!   (`picture::face_value`) of both readings' crops of every tile of the first fixture.
 //!
 //! The 12 MP JPEGs are made at bench time (not committed) into
 //! `target/tmp/bench-12mp-photos/`: three per fixture, each fixture padded top and bottom by
@@ -38,7 +40,7 @@ mod photo_fixtures;
 mod thread_cpu;
 
 use criterion::{Criterion, Throughput};
-use riichi_lens::vision::picture::Rgb;
+use riichi_lens::vision::picture::{self, Rgb};
 use riichi_lens::vision::{decode_for_reading, runtime, Recognizer};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -250,6 +252,28 @@ fn main() {
             b.iter(|| {
                 next = (next + 1) % photo_bytes.len();
                 black_box(one.read_encoded(&photo_bytes[next]).expect("read"))
+            })
+        });
+        group.finish();
+    }
+    {
+        // Every crop of a frame's boxes (both readings of each), as `classify` measures them.
+        let boxes: Vec<_> = one
+            .recognize(&frames[0])
+            .expect("read")
+            .iter()
+            .flat_map(|d| [d.rotated, d.rotated.quarter_turned()])
+            .collect();
+        let batch = picture::crops(&frames[0], &boxes);
+        let per = 3 * picture::CROP_H * picture::CROP_W;
+        let mut group = criterion.benchmark_group("pixels");
+        group.throughput(Throughput::Elements(boxes.len() as u64));
+        group.bench_function("face_value/every_crop_of_a_frame", |b| {
+            b.iter(|| {
+                batch
+                    .chunks_exact(per)
+                    .map(|crop| picture::face_value(black_box(crop)))
+                    .sum::<f32>()
             })
         });
         group.finish();

@@ -658,9 +658,15 @@ pub fn face_value(crop: &[f32]) -> f32 {
     // without sorting (this runs for every reading of every box).
     let mut counts = [0usize; 256];
     for j in MARGIN_Y..CROP_H - MARGIN_Y {
-        for k in (MARGIN_X..CROP_W - MARGIN_X).map(|i| j * CROP_W + i) {
-            let brightest = crop[k].max(crop[plane + k]).max(crop[2 * plane + k]);
-            counts[(255.0 * brightest).round().clamp(0.0, 255.0) as usize] += 1;
+        let row = j * CROP_W + MARGIN_X..(j + 1) * CROP_W - MARGIN_X;
+        let (r, g) = (
+            &crop[row.clone()],
+            &crop[plane + row.start..plane + row.end],
+        );
+        let b = &crop[2 * plane + row.start..2 * plane + row.end];
+        for ((r, g), b) in r.iter().zip(g).zip(b) {
+            // `as` saturates: a value outside 0–1 lands on 0 or 255.
+            counts[((255.0 * r.max(*g).max(*b) + 0.5) as usize).min(255)] += 1;
         }
     }
     let n = (CROP_H - 2 * MARGIN_Y) * (CROP_W - 2 * MARGIN_X);
