@@ -333,20 +333,24 @@ impl Recognizer {
                 }
             }
         }
-        let probs = self.classify(image, &crops)?;
+        let batch = picture::crops(image, &crops);
+        let probs = self.classify_crops(&batch)?;
         let threshold = self.settings.not_tile_threshold;
         let top = |p: &[f32; CLASS_COUNT]| p.iter().copied().fold(1e-6f32, f32::max);
         let surer =
             |a: [f32; CLASS_COUNT], b: [f32; CLASS_COUNT]| if top(&b) > top(&a) { b } else { a };
+        // Each box's two crops, the first along the up axis, which the dark-face rule measures.
+        let crop_pairs = batch.chunks_exact(2 * 3 * picture::CROP_H * picture::CROP_W);
         let read: Vec<(Detection, f32)> = boxes
             .into_iter()
             .zip(probs.chunks_exact(2))
+            .zip(crop_pairs)
             .zip(own)
-            .filter(|((_, pair), own)| {
+            .filter(|(((_, pair), _), own)| {
                 Reading::is_tile(pair, threshold)
                     && own.is_none_or(|at| Reading::is_tile(&probs[at..at + 2], threshold))
             })
-            .map(|(((rotated, score), pair), own)| {
+            .map(|((((rotated, score), pair), crops), own)| {
                 let (mut upright, mut sideways) = (pair[0].tiles, pair[1].tiles);
                 if let Some(at) = own {
                     upright = surer(upright, probs[at].tiles);
@@ -371,7 +375,7 @@ impl Recognizer {
                     turned: Some(Box::new(turned)),
                 };
                 d.set_sideways(sideways);
-                (d, pair[0].face)
+                (d, picture::face_value(crops))
             })
             .collect();
         Ok(drop_dark_faces(&self.settings, read))
@@ -470,32 +474,32 @@ impl Recognizer {
     }
 
     fn classify(&mut self, image: &Rgb, boxes: &[RotatedBox]) -> Result<Vec<Reading>, VisionError> {
-        if boxes.is_empty() {
+        self.classify_crops(&picture::crops(image, boxes))
+    }
+
+    /// Classifies a batch of crops made by [`picture::crops`].
+    fn classify_crops(&mut self, batch: &[f32]) -> Result<Vec<Reading>, VisionError> {
+        let count = batch.len() / (3 * picture::CROP_H * picture::CROP_W);
+        if count == 0 {
             return Ok(Vec::new());
         }
-        let batch = picture::crops(image, boxes);
-        let shape = [boxes.len(), 3, picture::CROP_H, picture::CROP_W];
-        let tensor = ort::value::TensorRef::from_array_view((shape, batch.as_slice()))?;
+        let shape = [count, 3, picture::CROP_H, picture::CROP_W];
+        let tensor = ort::value::TensorRef::from_array_view((shape, batch))?;
         let outputs = self.classifier.run(ort::inputs!["crops" => tensor])?;
         let probs = outputs[0].try_extract_array::<f32>()?;
         let shape = probs.shape();
         if shape.len() != 2
-            || shape[0] != boxes.len()
+            || shape[0] != count
             || !(CLASS_COUNT..=CLASS_COUNT + 1).contains(&shape[1])
         {
             return Err(VisionError::BadModelOutput(format!(
                 "classifier output shape {shape:?} (expected [{}, {CLASS_COUNT} or {}])",
-                boxes.len(),
+                count,
                 CLASS_COUNT + 1
             )));
         }
         let flat: Vec<f32> = probs.iter().copied().collect();
-        let per = 3 * picture::CROP_H * picture::CROP_W;
-        Ok(flat
-            .chunks_exact(shape[1])
-            .zip(batch.chunks_exact(per))
-            .map(|(row, crop)| Reading::from_row(row, picture::face_value(crop)))
-            .collect())
+        Ok(flat.chunks_exact(shape[1]).map(Reading::from_row).collect())
     }
 }
 
@@ -506,21 +510,18 @@ struct Reading {
     tiles: [f32; CLASS_COUNT],
     /// Probability that the crop is not a tile (0 from a 38-output classifier).
     not_tile: f32,
-    /// How light the crop's face is ([`picture::face_value`]).
-    face: f32,
 }
 
 impl Reading {
     /// A classifier output row: 38 class probabilities, or 39 with "not a tile" last. The tile
     /// probabilities are rescaled to those given that it is a tile, as a 38-class model gives
     /// them.
-    fn from_row(row: &[f32], face: f32) -> Reading {
+    fn from_row(row: &[f32]) -> Reading {
         let not_tile = row.get(CLASS_COUNT).copied().unwrap_or(0.0);
         let scale = 1.0 / (1.0 - not_tile).max(1e-6);
         Reading {
             tiles: std::array::from_fn(|c| row.get(c).copied().unwrap_or(0.0) * scale),
             not_tile,
-            face,
         }
     }
 
@@ -775,11 +776,11 @@ mod tests {
         let mut row = vec![0.0f32; CLASS_COUNT];
         row[4] = 0.75;
         row[5] = 0.25;
-        let plain = Reading::from_row(&row, 0.0);
+        let plain = Reading::from_row(&row);
         assert_eq!((plain.tiles[4], plain.not_tile), (0.75, 0.0));
         row.iter_mut().for_each(|p| *p /= 2.0);
         row.push(0.5);
-        let with_none = Reading::from_row(&row, 0.0);
+        let with_none = Reading::from_row(&row);
         assert_eq!(
             (with_none.tiles[4], with_none.tiles[5], with_none.not_tile),
             (0.75, 0.25, 0.5)
@@ -789,7 +790,7 @@ mod tests {
         // One reading sure it is not a tile, the other sure it is: the mean decides.
         let mut sure = row.clone();
         sure[CLASS_COUNT] = 0.9;
-        let sure = Reading::from_row(&sure, 0.0);
+        let sure = Reading::from_row(&sure);
         assert!(Reading::is_tile(&[sure, plain], 0.5));
         assert!(!Reading::is_tile(&[sure, with_none], 0.5));
     }
@@ -797,17 +798,18 @@ mod tests {
     #[test]
     fn dark_unsure_faces_are_dropped_when_the_photo_has_light_ones() {
         use layout::tests::det;
-        let settings = Settings::default();
-        let read = |faces: &[(&str, f32, f32)]| -> Vec<String> {
+        let read_with = |settings: &Settings, faces: &[(&str, f32, f32)]| -> Vec<String> {
             let read = faces
                 .iter()
                 .map(|&(face, p, value)| (det(face, 0.0, 0.0, false, p, None), value))
                 .collect();
-            drop_dark_faces(&settings, read)
+            drop_dark_faces(settings, read)
                 .iter()
                 .map(|d| format!("{}@{}", d.tile.notation(), d.confidence))
                 .collect()
         };
+        let settings = Settings::default();
+        let read = |faces: &[(&str, f32, f32)]| read_with(&settings, faces);
         let ivory = [("1m", 0.9, 220.0), ("2m", 0.9, 230.0), ("3m", 0.9, 210.0)];
         // A keycap read unsure as 4p goes; the same read sure (a tile in a shadow) stays, and so
         // does an unsure face that is only a little darker, and a back of any colour.
@@ -825,11 +827,7 @@ mod tests {
             dark_face_ratio: 0.0,
             ..settings
         };
-        let all = with(("4p", 0.3, 90.0))
-            .iter()
-            .map(|&(face, p, value)| (det(face, 0.0, 0.0, false, p, None), value))
-            .collect();
-        assert_eq!(drop_dark_faces(&off, all).len(), 4);
+        assert_eq!(read_with(&off, &with(("4p", 0.3, 90.0))).len(), 4);
     }
 
     #[test]
