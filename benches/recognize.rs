@@ -86,15 +86,12 @@ fn make_12mp(frame: &Rgb, seed: u32) -> Vec<u8> {
         tall[y * w * 3..(y + 1) * w * 3]
             .copy_from_slice(&frame.pixels[sy * w * 3..(sy + 1) * w * 3]);
     }
-    let src = fr::images::Image::from_vec_u8(w as u32, th as u32, tall, fr::PixelType::U8x3)
-        .expect("source image");
-    let mut dst = fr::images::Image::new(PHOTO_W, PHOTO_H, fr::PixelType::U8x3);
-    let options =
-        fr::ResizeOptions::new().resize_alg(fr::ResizeAlg::Convolution(fr::FilterType::CatmullRom));
-    fr::Resizer::new()
-        .resize(&src, &mut dst, &options)
-        .expect("resize");
-    let mut pixels = dst.into_vec();
+    let mut pixels = photo_fixtures::resized(
+        &tall,
+        (w as u32, th as u32),
+        (PHOTO_W, PHOTO_H),
+        fr::FilterType::CatmullRom,
+    );
     let mut state = 0x9e37_79b9u32 ^ seed;
     for p in pixels.iter_mut() {
         // xorshift noise in -4..=4

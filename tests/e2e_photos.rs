@@ -227,21 +227,14 @@ fn large_jpeg(image: &Rgb, k: f32, offset: (u32, u32), size: (u32, u32)) -> Vec<
         (image.width as f32 * k).round() as u32,
         (image.height as f32 * k).round() as u32,
     );
-    let src = fr::images::ImageRef::new(
-        image.width,
-        image.height,
+    let big = photo_fixtures::resized(
         &image.pixels,
-        fr::PixelType::U8x3,
-    )
-    .expect("source");
-    let mut big = fr::images::Image::new(w, h, fr::PixelType::U8x3);
-    let options =
-        fr::ResizeOptions::new().resize_alg(fr::ResizeAlg::Convolution(fr::FilterType::CatmullRom));
-    fr::Resizer::new()
-        .resize(&src, &mut big, &options)
-        .expect("resize");
+        (image.width, image.height),
+        (w, h),
+        fr::FilterType::CatmullRom,
+    );
     let mut canvas = image::RgbImage::from_pixel(size.0, size.1, image::Rgb([96, 110, 100]));
-    let big = image::RgbImage::from_raw(w, h, big.into_vec()).expect("enlarged");
+    let big = image::RgbImage::from_raw(w, h, big).expect("enlarged");
     image::imageops::replace(&mut canvas, &big, i64::from(offset.0), i64::from(offset.1));
     let mut out = Vec::new();
     image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 92)

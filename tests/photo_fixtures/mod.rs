@@ -531,17 +531,14 @@ pub fn run_on(recognizer: &mut Recognizer, fixture: &Fixture, rgb: &Rgb) -> Outc
 /// A far shot made from a photo: shrunk to half size (box filter) in the middle of a frame of
 /// the same size whose border repeats the shrunk photo's edge pixels.
 pub fn far_frame(image: &Rgb) -> Rgb {
-    use fast_image_resize as fr;
     let (w, h) = (image.width, image.height);
     let (hw, hh) = (w / 2, h / 2);
-    let src = fr::images::ImageRef::new(w, h, &image.pixels, fr::PixelType::U8x3).expect("source");
-    let mut small = fr::images::Image::new(hw, hh, fr::PixelType::U8x3);
-    let options =
-        fr::ResizeOptions::new().resize_alg(fr::ResizeAlg::Convolution(fr::FilterType::Box));
-    fr::Resizer::new()
-        .resize(&src, &mut small, &options)
-        .expect("resize");
-    let small = small.buffer();
+    let small = resized(
+        &image.pixels,
+        (w, h),
+        (hw, hh),
+        fast_image_resize::FilterType::Box,
+    );
     let (ox, oy) = far_offset(w, h);
     let mut pixels = vec![0u8; (w * h * 3) as usize];
     for y in 0..h {
@@ -553,6 +550,24 @@ pub fn far_frame(image: &Rgb) -> Rgb {
         }
     }
     Rgb::new(w, h, pixels).expect("frame size")
+}
+
+/// RGB pixels of `size` resized to `to` with `filter`.
+pub fn resized(
+    pixels: &[u8],
+    size: (u32, u32),
+    to: (u32, u32),
+    filter: fast_image_resize::FilterType,
+) -> Vec<u8> {
+    use fast_image_resize as fr;
+    let src = fr::images::ImageRef::new(size.0, size.1, pixels, fr::PixelType::U8x3)
+        .expect("source image");
+    let mut dst = fr::images::Image::new(to.0, to.1, fr::PixelType::U8x3);
+    let options = fr::ResizeOptions::new().resize_alg(fr::ResizeAlg::Convolution(filter));
+    fr::Resizer::new()
+        .resize(&src, &mut dst, &options)
+        .expect("resize");
+    dst.into_vec()
 }
 
 /// Where [`far_frame`] puts the shrunk photo's top-left pixel.
