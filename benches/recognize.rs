@@ -262,13 +262,12 @@ fn main() {
             .map(|d| d.rotated)
             .collect();
         let batch = picture::crops(&frames[0], &boxes);
-        let per = 3 * picture::CROP_H * picture::CROP_W;
         let mut group = criterion.benchmark_group("pixels");
         group.throughput(Throughput::Elements(boxes.len() as u64));
         group.bench_function("face_value/every_tile_of_a_frame", |b| {
             b.iter(|| {
                 batch
-                    .chunks_exact(per)
+                    .chunks_exact(picture::CROP_LEN)
                     .map(|crop| picture::face_value(black_box(crop)))
                     .sum::<f32>()
             })

@@ -340,7 +340,7 @@ impl Recognizer {
         let surer =
             |a: [f32; CLASS_COUNT], b: [f32; CLASS_COUNT]| if top(&b) > top(&a) { b } else { a };
         // Each box's two crops, the first along the up axis, which the dark-face rule measures.
-        let crop_pairs = batch.chunks_exact(2 * 3 * picture::CROP_H * picture::CROP_W);
+        let crop_pairs = batch.chunks_exact(2 * picture::CROP_LEN);
         let read: Vec<(Detection, f32)> = boxes
             .into_iter()
             .zip(probs.chunks_exact(2))
@@ -479,7 +479,7 @@ impl Recognizer {
 
     /// Classifies a batch of crops made by [`picture::crops`].
     fn classify_crops(&mut self, batch: &[f32]) -> Result<Vec<Reading>, VisionError> {
-        let count = batch.len() / (3 * picture::CROP_H * picture::CROP_W);
+        let count = batch.len() / picture::CROP_LEN;
         if count == 0 {
             return Ok(Vec::new());
         }

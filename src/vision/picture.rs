@@ -559,6 +559,8 @@ impl RotatedBox {
 /// Crop size fed to the classifier.
 pub const CROP_W: usize = 48;
 pub const CROP_H: usize = 64;
+/// Values in one crop of [`crops`]' batch: three planes of `CROP_H × CROP_W`.
+pub const CROP_LEN: usize = 3 * CROP_H * CROP_W;
 /// The crop covers the box enlarged by this factor.
 pub const CROP_MARGIN: f32 = 1.1;
 
@@ -636,9 +638,8 @@ pub fn crops(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
         .enumerate()
         .map(|(level, w)| w.map(|w| Level::build_window(image, level as u32, w)))
         .collect();
-    let per = 3 * CROP_H * CROP_W;
-    let mut out = vec![0f32; boxes.len() * per];
-    for (g, crop) in geometry.iter().zip(out.chunks_exact_mut(per)) {
+    let mut out = vec![0f32; boxes.len() * CROP_LEN];
+    for (g, crop) in geometry.iter().zip(out.chunks_exact_mut(CROP_LEN)) {
         if let Some(pyramid) = &levels[g.level as usize] {
             g.sample_into(pyramid, crop);
         }
@@ -655,7 +656,7 @@ pub fn face_value(crop: &[f32]) -> f32 {
     const MARGIN_X: usize = 6;
     let plane = CROP_H * CROP_W;
     // Crop values are whole levels over 255, so a histogram gives the order statistics
-    // without sorting (this runs for every reading of every box).
+    // without sorting (this runs for every tile of every frame).
     let mut counts = [0usize; 256];
     for j in MARGIN_Y..CROP_H - MARGIN_Y {
         let row = j * CROP_W + MARGIN_X..(j + 1) * CROP_W - MARGIN_X;
@@ -978,14 +979,13 @@ mod tests {
             h: 400.0,
             phi: -std::f32::consts::FRAC_PI_2,
         }];
-        assert_eq!(crops(&tiny, &boxes).len(), 3 * CROP_H * CROP_W);
+        assert_eq!(crops(&tiny, &boxes).len(), CROP_LEN);
     }
 
     /// The crop read from the window equals the crop read from the whole level.
     fn crops_from_whole_levels(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
-        let per = 3 * CROP_H * CROP_W;
-        let mut out = vec![0f32; boxes.len() * per];
-        for (b, crop) in boxes.iter().zip(out.chunks_exact_mut(per)) {
+        let mut out = vec![0f32; boxes.len() * CROP_LEN];
+        for (b, crop) in boxes.iter().zip(out.chunks_exact_mut(CROP_LEN)) {
             let g = CropGeometry::of(b);
             g.sample_into(&Level::build(image, g.level), crop);
         }
@@ -1023,7 +1023,7 @@ mod tests {
             phi: -std::f32::consts::FRAC_PI_2,
         };
         let out = crops(&rgb, &[b]);
-        assert_eq!(out.len(), 3 * CROP_H * CROP_W);
+        assert_eq!(out.len(), CROP_LEN);
         assert!(out.iter().all(|&v| (v - 90.0 / 255.0).abs() < 1e-6));
         let [x1, y1, x2, y2] = b.bounds();
         assert!((x2 - x1 - 40.0).abs() < 1e-3 && (y2 - y1 - 55.0).abs() < 1e-3);
