@@ -1,7 +1,7 @@
 """Evaluate the exported ONNX tile recognizer (run by hand; results go in models/MODEL_CARD.md).
 
 nice -n 19 .venv-train/bin/python models/training/evaluate.py --eval-photos ../shared/eval-photos \
-    --peer-python .venv-peer/bin/python [--json out.json]
+    --peer-python .venv-peer/bin/python [--runtime target/release/riichi-lens] [--json out.json]
 
 Reports:
  * synthetic held-out test scenes (.cache-train/det/test_*.npz, generated with seed 2): per-tile accuracy
@@ -10,7 +10,8 @@ Reports:
  * roboflow test split (4 photos, never trained on): tile P/R through the full pipeline;
  * eval photos (path argument): per image precision / recall / F1 of tile kinds, with and without the
    red-five distinction, and whether the labelled row was read completely; the peer mahjong-detector==0.0.6
-   is run on the same photos in the same run (subprocess in its own venv);
+   is run on the same photos in the same run (subprocess in its own venv), and with --runtime the Rust
+   runtime's own output (`riichi-lens recognize --json`: after its layout step, which this reference lacks);
  * latency of both models on a 1280x720 frame on this machine.
 """
 import argparse
@@ -213,10 +214,25 @@ def dump_photo(rgb, preds, entry, out_png):
     cv2.imwrite(out_png.replace(".png", "_boxes.png"), cv2.cvtColor(cv2.resize(v, None, fx=0.4, fy=0.4), cv2.COLOR_RGB2BGR))
 
 
-def eval_photos(rec, path, peer_python, dump_dir=None):
+# Honour tiles in the Rust runtime's notation -> the codes of labels.json.
+HONOURS = dict(zip(["1z", "2z", "3z", "4z", "5z", "6z", "7z"], ["E", "S", "W", "N", "P", "F", "C"]))
+
+
+def runtime_reading(binary, photo):
+    """The Rust runtime's own tiles for one photo: `riichi-lens recognize PHOTO --json`, after its layout step (which
+    lays tiles upright or sideways by their place in the hand), as predictions in this script's format."""
+    t0 = time.perf_counter()
+    out = subprocess.run([binary, "recognize", photo, "--json"], capture_output=True, text=True, check=True)
+    seconds = time.perf_counter() - t0
+    tiles = json.loads(out.stdout)["tiles"]
+    preds = [{"tile": HONOURS.get(t["tile"], t["tile"]), "box": t["box"], "confidence": t["confidence"]} for t in tiles]
+    return preds, seconds
+
+
+def eval_photos(rec, path, peer_python, dump_dir=None, runtime=None):
     labels = json.load(open(os.path.join(path, "labels.json")))
     names = [k for k in labels if not k.startswith("_")]
-    res = {"ours": {}, "peer": {}}
+    res = {"ours": {}, "peer": {}, "runtime": {}}
     for n in names:
         rgb = cv2.cvtColor(cv2.imread(os.path.join(path, n)), cv2.COLOR_BGR2RGB)
         rec(rgb)  # warm
@@ -230,6 +246,12 @@ def eval_photos(rec, path, peer_python, dump_dir=None):
         r["seconds"] = dt
         r["timing"] = dict(rec.timing)
         res["ours"][n] = r
+    if runtime:
+        for n in names:
+            preds, seconds = runtime_reading(runtime, os.path.join(path, n))
+            r = score_photo(preds, labels[n])
+            r["seconds"] = seconds  # the whole process: loading the models and the photo included
+            res["runtime"][n] = r
     if peer_python:
         out = subprocess.run([peer_python, os.path.join(os.path.dirname(__file__), "peer_infer.py")] +
                              [os.path.join(path, n) for n in names], capture_output=True, text=True)
@@ -243,7 +265,7 @@ def eval_photos(rec, path, peer_python, dump_dir=None):
                 r = score_photo(d["tiles"], labels[n])
                 r["seconds"] = d["seconds"]
                 res["peer"][n] = r
-    for who in ("ours", "peer"):
+    for who in ("ours", "runtime", "peer"):
         if not res[who]:
             continue
         for mode in ("with_red", "no_red"):
@@ -309,6 +331,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--eval-photos", default=None)
     ap.add_argument("--peer-python", default=None)
+    ap.add_argument("--runtime", default=None,
+                    help="also score the Rust runtime's `recognize --json` on the eval photos (path of the "
+                         "riichi-lens binary, e.g. target/release/riichi-lens): its tiles after the layout step")
     ap.add_argument("--models", default=os.path.join(REPO, "models"))
     ap.add_argument("--json", default=None)
     ap.add_argument("--skip", default="", help="comma list of sections to skip: synthetic,camerash,roboflow,photos,latency")
@@ -320,6 +345,11 @@ def main():
     ap.add_argument("--no-own-angle", action="store_true",
                     help="do not also read boxes off both hand axes along their own angle (the runtime before "
                          "2026-11-23 evening)")
+    ap.add_argument("--read-turn", type=float, default=reference_infer.READ_TURN_DEG,
+                    help="read the crops of unsure boxes again turned this many degrees either way and keep the "
+                         "surest reading; 0: one reading per crop (the runtime before 2026-11-24, night)")
+    ap.add_argument("--read-turn-below", type=float, default=reference_infer.READ_TURN_BELOW,
+                    help="a box is read turned when neither of its two readings reaches this tile probability")
     ap.add_argument("--not-tile", type=float, default=reference_infer.NOT_TILE_T,
                     help="drop boxes whose mean 'not a tile' probability reaches this (39-output classifiers)")
     ap.add_argument("--not-tile-rule", default=reference_infer.NOT_TILE_RULE, choices=["mean", "max"],
@@ -329,6 +359,8 @@ def main():
     reference_infer.NOT_TILE_T = args.not_tile
     reference_infer.NOT_TILE_RULE = args.not_tile_rule
     reference_infer.OWN_ANGLE = not args.no_own_angle
+    reference_infer.READ_TURN_DEG = args.read_turn
+    reference_infer.READ_TURN_BELOW = args.read_turn_below
     rec = Recognizer(args.models)
     if args.one_way:
         rec = OneWay(rec)
@@ -345,9 +377,9 @@ def main():
         out["roboflow_test"] = eval_roboflow_test(rec)
         print("roboflow test", json.dumps(out["roboflow_test"]), flush=True)
     if "photos" not in skip and args.eval_photos:
-        out["photos"] = eval_photos(rec, args.eval_photos, args.peer_python, args.dump_dir)
+        out["photos"] = eval_photos(rec, args.eval_photos, args.peer_python, args.dump_dir, args.runtime)
         ph = out["photos"]
-        for who in ("ours", "peer"):
+        for who in ("ours", "runtime", "peer"):
             for n, r in ph.get(who, {}).items():
                 print(f"{who:5s} {n}: with-red P {r['with_red']['precision']:.3f} R {r['with_red']['recall']:.3f} "
                       f"F1 {r['with_red']['f1']:.3f} | no-red P {r['no_red']['precision']:.3f} R {r['no_red']['recall']:.3f} "

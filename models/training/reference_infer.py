@@ -46,6 +46,13 @@ NOT_TILE_RULE = "mean"
 # A box off both hand axes by more than SNAP_TOLERANCE (a loose tile at an angle) is also read along its own angle
 # and a quarter turn from it, as in src/vision/mod.rs; False gives the reading before 2026-11-23 (evening).
 OWN_ANGLE = True
+# A box whose two-way readings are unsure (READ_TURN_BELOW) is read again with its crops turned this many degrees
+# either way, and each crop keeps the surest of its three readings (highest tile probability, its "not a tile" output
+# with it), as `Settings::read_turn` in src/vision/mod.rs: the detector's angle is often a few degrees off, and the
+# classifier misreads a tile turned that much. 0 turns it off (the reading before 2026-11-24, night).
+READ_TURN_DEG = 8.0
+# Only a box neither of whose two readings reaches this tile probability is read turned (`Settings::read_turn_below`).
+READ_TURN_BELOW = 0.9
 # A box this many times its upright neighbours' extent along the up axis and across it is the size of two sideways tiles
 # stacked (an added kan); it is read as its two halves when both read as the same tile at least STACK_CONFIDENCE sure
 # (`stacked_pair_halves` / `split_stacked_pairs` in the Rust runtime).
@@ -304,6 +311,19 @@ class Recognizer:
             cr = self.crops(rgb, boxes)
         t2 = time.perf_counter()
         probs = self.classify(cr)
+        if two_way and READ_TURN_DEG and hyps:
+            # hyps come in pairs (one box along two axes): a pair with no reading READ_TURN_BELOW sure is read again
+            # turned; the turned crops are cut here, so classify_ms includes their cutting
+            sure = tile_probs(probs)[0].max(1).reshape(-1, 2).max(1) >= READ_TURN_BELOW
+            unsure = [j for j in range(len(hyps)) if not sure[j // 2]]
+            if unsure:
+                turned = [dict(hyps[j], phi=hyps[j]["phi"] + math.radians(t))
+                          for t in (-READ_TURN_DEG, READ_TURN_DEG) for j in unsure]
+                readings = np.concatenate([probs[unsure], self.classify(self.crops(rgb, turned))])
+                readings = readings.reshape(3, len(unsure), -1)
+                surest = tile_probs(readings.reshape(3 * len(unsure), -1))[0].max(1).reshape(3, -1).argmax(0)
+                probs = probs.copy()
+                probs[unsure] = readings[surest, np.arange(len(unsure))]
         t3 = time.perf_counter()
         self.timing = {"detect_ms": (t1 - t0) * 1e3, "crop_ms": (t2 - t1) * 1e3, "classify_ms": (t3 - t2) * 1e3}
         probs, not_tile = tile_probs(probs)

@@ -303,7 +303,7 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
         }
     }
     for &i in layout.concealed.iter().chain(&layout.win) {
-        detections[i].set_sideways(false);
+        detections[i].lay_as(false);
     }
     // No meld has fewer than three tiles: a run that short was cut by a gap measured wrong
     // (a called tile taken for upright is narrower along the row), so it joins the next run.
@@ -405,7 +405,7 @@ fn split_melds(
                 let is_called = Some(s) == called_slot;
                 for &i in &slots[s] {
                     detections[i]
-                        .set_sideways(is_called || (slots[s].len() > 1 && detections[i].sideways));
+                        .lay_as(is_called || (slots[s].len() > 1 && detections[i].sideways));
                 }
                 if is_called {
                     called = Some(tiles.len());

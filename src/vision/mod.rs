@@ -146,6 +146,10 @@ pub struct Turned {
     pub sideways: [f32; CLASS_COUNT],
 }
 
+/// How many times surer the reading across the way the layout lays a tile must be for
+/// [`Detection::lay_as`] to keep that reading's face.
+const FORCED_READING_RATIO: f32 = 4.0;
+
 /// Weight of the detector's angle against the classifier's log-ratio in [`Turned::evidence`]:
 /// an angle fully across the row adds this much.
 const ANGLE_WEIGHT: f32 = 0.4;
@@ -188,6 +192,30 @@ impl Detection {
         }
     }
 
+    /// Lays the tile the way its place in the hand says (see [`Detection::set_sideways`]), but
+    /// keeps the face read the other way when that reading is [`FORCED_READING_RATIO`] times as
+    /// sure or more: the layout's rules assume a hand laid out as players show it, and where a
+    /// photo is not (a pile, a stack, a row seen from its end) they would otherwise trade a sure
+    /// face for a doubtful one.
+    pub fn lay_as(&mut self, sideways: bool) {
+        let Some(turned) = &self.turned else {
+            self.sideways = sideways;
+            return;
+        };
+        let top = |p: &[f32; CLASS_COUNT]| p.iter().copied().fold(1e-6f32, f32::max);
+        let (laid, other) = if sideways {
+            (&turned.sideways, &turned.upright)
+        } else {
+            (&turned.upright, &turned.sideways)
+        };
+        if top(other) >= FORCED_READING_RATIO * top(laid) {
+            self.set_sideways(!sideways);
+            self.sideways = sideways;
+        } else {
+            self.set_sideways(sideways);
+        }
+    }
+
     /// Faces by decreasing probability.
     pub fn ranked(&self) -> Vec<(Face, f32)> {
         let mut ranked: Vec<(Face, f32)> = (0..CLASS_COUNT)
@@ -222,6 +250,12 @@ pub struct Settings {
     pub dark_face_ratio: f32,
     /// Confidence from which a dark face is kept all the same.
     pub dark_face_confidence: f32,
+    /// A box whose readings all fall under [`Settings::read_turn_below`] is read again turned
+    /// this much (radians) either way, and the surest of each crop's three readings is kept; 0
+    /// reads each crop once.
+    pub read_turn: f32,
+    /// See [`Settings::read_turn`].
+    pub read_turn_below: f32,
 }
 
 /// [`Recognizer::read_encoded`] first decodes a large JPEG reduced to no less than this long
@@ -246,6 +280,14 @@ impl Default for Settings {
             zoom_max_long_side: 1024,
             dark_face_ratio: 0.6,
             dark_face_confidence: layout::UNCERTAIN_BELOW,
+            // The detector's angle is often some degrees off the tile's, and the classifier
+            // misreads a tile turned that much. Measured on the synthetic test sets, 8° and 12°
+            // either way fixed about as many tiles (errors 332 → 306 both on one set).
+            read_turn: 8.0f32.to_radians(),
+            // Sure readings are seldom changed by the turned ones: measured on the synthetic
+            // test sets, reading again only the boxes under 0.9 (a fifth to a third of them)
+            // kept the gain of reading every box again to within 0.06 points of tiles.
+            read_turn_below: 0.9,
         }
     }
 }
@@ -333,8 +375,7 @@ impl Recognizer {
                 }
             }
         }
-        let batch = picture::crops(image, &crops);
-        let probs = self.classify_crops(&batch)?;
+        let (batch, probs) = self.read_turned(image, &crops)?;
         let threshold = self.settings.not_tile_threshold;
         let top = |p: &[f32; CLASS_COUNT]| p.iter().copied().fold(1e-6f32, f32::max);
         let surer =
@@ -379,6 +420,39 @@ impl Recognizer {
             })
             .collect();
         Ok(drop_dark_faces(&self.settings, read))
+    }
+
+    /// Cuts and classifies `crops`, which come in pairs (one box read along two axes). A pair
+    /// neither of whose readings reaches [`Settings::read_turn_below`] is read again turned
+    /// [`Settings::read_turn`] either way, and each of its crops keeps its surest reading (its
+    /// "not a tile" output with it). Returns the untouched crops' batch and the readings.
+    fn read_turned(
+        &mut self,
+        image: &Rgb,
+        crops: &[RotatedBox],
+    ) -> Result<(Vec<f32>, Vec<Reading>), VisionError> {
+        let batch = picture::crops(image, crops);
+        let mut readings = self.classify_crops(&batch)?;
+        let (turn, below) = (self.settings.read_turn, self.settings.read_turn_below);
+        let unsure = unsure_pairs(&readings, below);
+        if turn == 0.0 || unsure.is_empty() {
+            return Ok((batch, readings));
+        }
+        let turned: Vec<RotatedBox> = [-turn, turn]
+            .iter()
+            .flat_map(|t| {
+                unsure.iter().map(move |&i| RotatedBox {
+                    phi: crops[i].phi + t,
+                    ..crops[i]
+                })
+            })
+            .collect();
+        let mut all: Vec<Reading> = unsure.iter().map(|&i| readings[i]).collect();
+        all.extend(self.classify_crops(&picture::crops(image, &turned))?);
+        for (&i, surest) in unsure.iter().zip(surest_readings(&all, unsure.len())) {
+            readings[i] = surest;
+        }
+        Ok((batch, readings))
     }
 
     /// Replaces each box that is really two sideways tiles stacked (see [`stacked_pair_halves`])
@@ -607,6 +681,33 @@ fn zoomed_long_side(
     (long_side > settings.input_long_side).then_some(long_side)
 }
 
+/// The indices of `readings`, which come in pairs, whose pair has no reading `below` sure or
+/// more.
+fn unsure_pairs(readings: &[Reading], below: f32) -> Vec<usize> {
+    readings
+        .chunks(2)
+        .enumerate()
+        .filter(|(_, pair)| pair.iter().all(|r| r.best().1 < below))
+        .flat_map(|(n, pair)| 2 * n..2 * n + pair.len())
+        .collect()
+}
+
+/// Of `readings`, `count` crops read once each and then again in the same order any number of
+/// times (turned), each crop's reading with the highest tile probability; a tie keeps the
+/// earlier reading, so the untouched crop's wins.
+fn surest_readings(readings: &[Reading], count: usize) -> Vec<Reading> {
+    let (kept, others) = readings.split_at(count.min(readings.len()));
+    let mut kept = kept.to_vec();
+    for again in others.chunks_exact(count.max(1)) {
+        for (k, o) in kept.iter_mut().zip(again) {
+            if o.best().1 > k.best().1 {
+                *k = *o;
+            }
+        }
+    }
+    kept
+}
+
 /// The index of the most probable class.
 fn best_class(probs: &[f32; CLASS_COUNT]) -> usize {
     (0..CLASS_COUNT)
@@ -793,6 +894,86 @@ mod tests {
         let sure = Reading::from_row(&sure);
         assert!(Reading::is_tile(&[sure, plain], 0.5));
         assert!(!Reading::is_tile(&[sure, with_none], 0.5));
+    }
+
+    #[test]
+    fn the_surest_of_a_crops_turned_readings_is_kept() {
+        // A reading of class `class` at `p`, the rest spread over the other classes, with a
+        // "not a tile" output `none`.
+        let reading = |class: usize, p: f32, none: f32| {
+            let mut row = vec![(1.0 - p) / (CLASS_COUNT - 1) as f32 * (1.0 - none); CLASS_COUNT];
+            row[class] = p * (1.0 - none);
+            row.push(none);
+            Reading::from_row(&row)
+        };
+        let classes = |kept: &[Reading]| -> Vec<(usize, f32)> {
+            kept.iter()
+                .map(|r| (best_class(&r.tiles), r.not_tile))
+                .collect()
+        };
+        // Two crops, read untouched, turned one way, turned the other (a "not a tile" output of
+        // 0.5 rescales the tile probabilities exactly, so the tie below is one).
+        let readings = [
+            reading(3, 0.5, 0.1),
+            reading(7, 0.9, 0.0),
+            reading(4, 0.8, 0.3),
+            reading(8, 0.6, 0.0),
+            reading(5, 0.7, 0.2),
+            reading(7, 0.9, 0.5),
+        ];
+        let kept = classes(&surest_readings(&readings, 2));
+        // Crop 0: the first turn is surest, its "not a tile" output comes with it. Crop 1: the
+        // untouched reading ties with the second turn and is kept.
+        assert_eq!(kept.len(), 2);
+        assert_eq!(kept[0].0, 4);
+        assert!((kept[0].1 - 0.3).abs() < 1e-6);
+        assert_eq!(kept[1], (7, 0.0));
+        // Read once (no turns), or nothing read: the readings as they are.
+        assert_eq!(
+            classes(&surest_readings(&readings[..2], 2)),
+            classes(&readings[..2])
+        );
+        assert!(surest_readings(&[], 0).is_empty());
+        // Only pairs with no reading 0.9 sure are read again: the first pair's best is 0.5 and
+        // 0.9, the second's 0.8 and 0.6, the third's 0.7 and 0.9.
+        assert_eq!(unsure_pairs(&readings, 0.9), vec![2, 3]);
+        assert_eq!(unsure_pairs(&readings, 0.95), vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(unsure_pairs(&readings, 0.5), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_layout_does_not_trade_a_sure_face_for_a_doubtful_one() {
+        use layout::tests::det;
+        // Read upright as a 2p at `upright`, sideways as a 5m at `sideways`; the evidence says
+        // sideways, as the recognizer would lay it.
+        let tile = |upright: f32, sideways: f32| {
+            let mut d = det("5m", 0.0, 0.0, true, sideways, None);
+            let mut up = [0.0; CLASS_COUNT];
+            up[Face::Tile(crate::notation::parse_tile("2p").unwrap()).class()] = upright;
+            d.turned = Some(Box::new(Turned {
+                evidence: (sideways / upright).ln(),
+                upright: up,
+                sideways: d.probs,
+            }));
+            d.set_sideways(true);
+            d
+        };
+        let laid = |mut d: Detection, sideways: bool| {
+            d.lay_as(sideways);
+            (d.tile.notation(), d.sideways)
+        };
+        // Laid upright (a concealed tile): the upright reading is taken unless the sideways
+        // one is four times as sure or more.
+        assert_eq!(laid(tile(0.3, 0.9), false), ("2p".to_string(), false));
+        assert_eq!(laid(tile(0.2, 0.9), false), ("5m".to_string(), false));
+        assert_eq!(laid(tile(0.2, 0.9), true), ("5m".to_string(), true));
+        // Without the two readings the flag is all there is.
+        let mut plain = det("5m", 0.0, 0.0, false, 0.9, None);
+        plain.lay_as(true);
+        assert_eq!(
+            (plain.tile.notation(), plain.sideways),
+            ("5m".to_string(), true)
+        );
     }
 
     #[test]
