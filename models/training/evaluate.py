@@ -350,6 +350,10 @@ def main():
                          "surest reading; 0: one reading per crop (the runtime before 2026-11-24, night)")
     ap.add_argument("--read-turn-below", type=float, default=reference_infer.READ_TURN_BELOW,
                     help="a box is read turned when neither of its two readings reaches this tile probability")
+    ap.add_argument("--zoom-margin", type=float, default=reference_infer.ZOOM_MARGIN,
+                    help="a far shot's second detector pass runs on the window of its input around the first pass's "
+                         "boxes grown by this many tile lengths; 0: on the whole input (the runtime before "
+                         "2026-11-24, night)")
     ap.add_argument("--not-tile", type=float, default=reference_infer.NOT_TILE_T,
                     help="drop boxes whose mean 'not a tile' probability reaches this (39-output classifiers)")
     ap.add_argument("--not-tile-rule", default=reference_infer.NOT_TILE_RULE, choices=["mean", "max"],
@@ -361,6 +365,7 @@ def main():
     reference_infer.OWN_ANGLE = not args.no_own_angle
     reference_infer.READ_TURN_DEG = args.read_turn
     reference_infer.READ_TURN_BELOW = args.read_turn_below
+    reference_infer.ZOOM_MARGIN = args.zoom_margin
     rec = Recognizer(args.models)
     if args.one_way:
         rec = OneWay(rec)

@@ -12,7 +12,8 @@ Pipeline (see models/MODEL_CARD.md for the exact contract):
  3. duplicate suppression: sort by score, drop a box whose centre is closer than 0.5*min(w_i, w_j) to a kept box.
     Far shots: when the median of the kept boxes' shorter sides is under ZOOM_BELOW input pixels (3 boxes or more),
     steps 1-3 run again with the long side scaled so that median becomes ZOOM_TARGET (rounded to a multiple of 32,
-    at most ZOOM_MAX_LONG; bilinear where this enlarges the image), and those boxes are used instead.
+    at most ZOOM_MAX_LONG; bilinear where this enlarges the image) on the window of that input around the first
+    boxes (ZOOM_MARGIN; map back with the window's origin added to cx, cy), and those boxes are used instead.
  4. crop: for each box, pyramid level L = max(0, floor(log2(w / 48))) of the original image (each level = 2x2 mean,
     floor size); sample a 48x64 crop with bilinear interpolation via the affine map of common.crop_affine
     (rotated rectangle w*1.1 x h*1.1 around the centre, tile up axis vertical), coordinates divided by 2^L.
@@ -73,6 +74,10 @@ ZOOM_BELOW = 22.0
 ZOOM_TARGET = 26.0
 ZOOM_MAX_LONG = 1024
 ZOOM_MIN_BOXES = 3
+# The second pass runs on the part of its enlarged input around the first pass's boxes: their bounding rectangle grown
+# by ZOOM_MARGIN times the median box's long side, widened to multiples of 32 input pixels so the detector's grid is
+# the whole input's (`Settings::zoom_margin`); 0 runs it on the whole input.
+ZOOM_MARGIN = 3.0
 DARK_FACE_RATIO = 0.6
 DARK_FACE_CONFIDENCE = 0.6  # the confidence under which the app asks the user to check a tile (UNCERTAIN_BELOW)
 DARK_FACE_MIN = 3
@@ -146,7 +151,20 @@ class Recognizer:
         """Boxes at INPUT_LONG, or at a larger input when they are narrow (see ZOOM_BELOW)."""
         boxes = self.detect_at(rgb, INPUT_LONG)
         long_side = self.zoomed_long_side(rgb, boxes)
-        return self.detect_at(rgb, long_side) if long_side else boxes
+        if not long_side:
+            return boxes
+        return self.detect_at(rgb, long_side, boxes if ZOOM_MARGIN else None)
+
+    @staticmethod
+    def zoom_window(x, s, boxes):
+        """The window (X0, Y0, X1, Y1) of the letterboxed input `x` (scale `s`) around `boxes` (see ZOOM_MARGIN)."""
+        H, W = x.shape[2:]
+        margin = ZOOM_MARGIN * float(np.median([max(b["w"], b["h"]) for b in boxes]))
+        corners = [c for b in boxes for c in Recognizer.corners(b)]
+        lo = lambda v: max(0, 32 * math.floor((v - margin) * s / 32))  # noqa: E731
+        hi = lambda v, n: min(n, 32 * math.ceil((v + margin) * s / 32))  # noqa: E731
+        return (lo(min(c[0] for c in corners)), lo(min(c[1] for c in corners)),
+                hi(max(c[0] for c in corners), W), hi(max(c[1] for c in corners), H))
 
     @staticmethod
     def zoomed_long_side(rgb, boxes):
@@ -160,8 +178,13 @@ class Recognizer:
         long_side = min(ZOOM_MAX_LONG, 32 * math.floor(INPUT_LONG * ZOOM_TARGET / median / 32 + 0.5))
         return long_side if long_side > INPUT_LONG else None
 
-    def detect_at(self, rgb, long_side):
+    def detect_at(self, rgb, long_side, around=None):
+        """Boxes at input long side `long_side`; with `around` (boxes), only on the input's window around them."""
         x, s = self.letterbox(rgb, long_side)
+        X0 = Y0 = 0
+        if around:
+            X0, Y0, X1, Y1 = self.zoom_window(x, s, around)
+            x = np.ascontiguousarray(x[:, :, Y0:Y1, X0:X1])
         scores, geom = self.det.run(None, {"image": x})
         ys, xs = np.nonzero(scores[0, 0] >= self.score_t)
         sc = scores[0, 0, ys, xs]
@@ -171,7 +194,8 @@ class Recognizer:
         for i in order:
             cx, cy, w, h, c2, s2 = g[i]
             cx, cy, w, h, c2, s2 = (float(v) for v in (cx, cy, w, h, c2, s2))
-            b = dict(cx=(cx + 0.5) / s - 0.5, cy=(cy + 0.5) / s - 0.5, w=w / s, h=h / s, phi=0.5 * math.atan2(s2, c2),
+            b = dict(cx=(cx + X0 + 0.5) / s - 0.5, cy=(cy + Y0 + 0.5) / s - 0.5, w=w / s, h=h / s,
+                     phi=0.5 * math.atan2(s2, c2),
                      score=float(sc[i]))
             if all(math.hypot(b["cx"] - k["cx"], b["cy"] - k["cy"]) >= 0.5 * min(b["w"], k["w"]) for k in boxes):
                 boxes.append(b)

@@ -244,6 +244,10 @@ pub struct Settings {
     pub zoom_target: f32,
     /// The largest input long side the second pass may use.
     pub zoom_max_long_side: u32,
+    /// The second pass runs on the part of its input around the first pass's boxes: their
+    /// bounding rectangle grown by this many times the median box's long side (see
+    /// [`zoom_window`]); 0 runs it on the whole input.
+    pub zoom_margin: f32,
     /// A face reading (not a back) whose face is darker than this share of the photo's median
     /// face (see [`picture::face_value`]) and whose confidence is under `dark_face_confidence`
     /// is dropped (see [`drop_dark_faces`]); 0 turns the rule off.
@@ -278,6 +282,9 @@ impl Default for Settings {
             zoom_below: 22.0,
             zoom_target: 26.0,
             zoom_max_long_side: 1024,
+            // A far shot's hand fills a small part of the frame, and the second pass over the
+            // whole enlarged frame cost as much as the rest of the reading.
+            zoom_margin: 3.0,
             dark_face_ratio: 0.6,
             dark_face_confidence: layout::UNCERTAIN_BELOW,
             // The detector's angle is often some degrees off the tile's, and the classifier
@@ -489,19 +496,29 @@ impl Recognizer {
     /// Tile boxes with their detector scores, best first, duplicates removed; from a larger
     /// input when the tiles are small (see [`zoomed_long_side`]).
     fn detect(&mut self, image: &Rgb) -> Result<Vec<(RotatedBox, f32)>, VisionError> {
-        let boxes = self.detect_at(image, self.settings.input_long_side)?;
+        let boxes = self.detect_at(image, self.settings.input_long_side, &[])?;
         match zoomed_long_side(&self.settings, image.width.max(image.height), &boxes) {
-            Some(long_side) => self.detect_at(image, long_side),
+            Some(long_side) => self.detect_at(image, long_side, &boxes),
             None => Ok(boxes),
         }
     }
 
+    /// The boxes found with the image scaled to `long_side`; with boxes `around`, only in the
+    /// window of the input around them (see [`zoom_window`]).
     fn detect_at(
         &mut self,
         image: &Rgb,
         long_side: u32,
+        around: &[(RotatedBox, f32)],
     ) -> Result<Vec<(RotatedBox, f32)>, VisionError> {
-        let input = picture::letterbox(image, long_side)?;
+        let mut input = picture::letterbox(image, long_side)?;
+        let mut origin = (0.0, 0.0);
+        if let Some([x0, y0, x1, y1]) = zoom_window(&self.settings, &input, around) {
+            if let Some(window) = input.window(x0, y0, x1, y1) {
+                input = window;
+                origin = (x0 as f32, y0 as f32);
+            }
+        }
         let shape = [1usize, 3, input.height, input.width];
         let tensor = ort::value::TensorRef::from_array_view((shape, input.data.as_slice()))?;
         let outputs = self.detector.run(ort::inputs!["image" => tensor])?;
@@ -524,8 +541,8 @@ impl Recognizer {
                 let g = |c: usize| geom[[0, c, y, x]];
                 found.push((
                     RotatedBox {
-                        cx: (g(0) + 0.5) / s - 0.5,
-                        cy: (g(1) + 0.5) / s - 0.5,
+                        cx: (g(0) + origin.0 + 0.5) / s - 0.5,
+                        cy: (g(1) + origin.1 + 0.5) / s - 0.5,
                         w: g(2) / s,
                         h: g(3) / s,
                         phi: 0.5 * g(5).atan2(g(4)),
@@ -652,6 +669,37 @@ fn drop_dark_faces(settings: &Settings, read: Vec<(Detection, f32)>) -> Vec<Dete
         })
         .map(|(d, _)| d)
         .collect()
+}
+
+/// The window `[x0, y0, x1, y1]` (input pixels, end exclusive) of a far shot's second
+/// detector input around the first pass's `boxes`: their bounding rectangle grown by
+/// [`Settings::zoom_margin`] times their median long side, widened to multiples of 32 input
+/// pixels so the detector's cells fall where they fall on the whole input. `None` for the
+/// whole input (no boxes, or no margin set).
+fn zoom_window(
+    settings: &Settings,
+    input: &picture::Letterbox,
+    boxes: &[(RotatedBox, f32)],
+) -> Option<[usize; 4]> {
+    if settings.zoom_margin <= 0.0 || boxes.is_empty() {
+        return None;
+    }
+    let mut long: Vec<f32> = boxes.iter().map(|(b, _)| b.w.max(b.h)).collect();
+    let margin = settings.zoom_margin * picture::percentile(&mut long, 0.5);
+    let (mut lo, mut hi) = ((f32::MAX, f32::MAX), (f32::MIN, f32::MIN));
+    for (x, y) in boxes.iter().flat_map(|(b, _)| b.corners()) {
+        lo = (lo.0.min(x), lo.1.min(y));
+        hi = (hi.0.max(x), hi.1.max(y));
+    }
+    let s = input.scale;
+    let down = |v: f32| 32 * ((v - margin) * s / 32.0).floor().max(0.0) as usize;
+    let up = |v: f32, n: usize| (32 * ((v + margin) * s / 32.0).ceil().max(0.0) as usize).min(n);
+    Some([
+        down(lo.0),
+        down(lo.1),
+        up(hi.0, input.width),
+        up(hi.1, input.height),
+    ])
 }
 
 /// The input long side for a second detector pass over a far shot, or `None` when the boxes
@@ -1082,6 +1130,59 @@ mod tests {
         // Wide enough tiles, or too few boxes to judge, keep the single pass.
         assert_eq!(zoomed_long_side(&settings, 1280, &row(50.0, 5)), None);
         assert_eq!(zoomed_long_side(&settings, 1280, &row(10.0, 2)), None);
+    }
+
+    #[test]
+    fn a_far_shots_second_pass_reads_the_window_around_the_first_pass_boxes() {
+        let settings = Settings::default();
+        // A 1280×720 frame enlarged to 1024: 0.8 input pixels per pixel.
+        let input = picture::Letterbox {
+            data: (0..3 * 576 * 1024).map(|i| i as f32).collect(),
+            width: 1024,
+            height: 576,
+            scale: 0.8,
+        };
+        let row = |x0: f32| -> Vec<(RotatedBox, f32)> {
+            (0..5)
+                .map(|i| {
+                    let b = RotatedBox {
+                        cx: x0 + 40.0 * i as f32,
+                        cy: 360.0,
+                        w: 20.0,
+                        h: 26.0,
+                        phi: 0.0,
+                    };
+                    (b, 0.9)
+                })
+                .collect()
+        };
+        // Corners span x 587–773 and y 350–370; three 26-px tile lengths around that, at 0.8,
+        // is 407–681 by 218–358 input pixels, widened to multiples of 32.
+        assert_eq!(
+            zoom_window(&settings, &input, &row(600.0)),
+            Some([384, 192, 704, 384])
+        );
+        // Clamped to the input; nothing to go by, or no margin: the whole input.
+        assert_eq!(
+            zoom_window(&settings, &input, &row(20.0)),
+            Some([0, 192, 224, 384])
+        );
+        assert_eq!(zoom_window(&settings, &input, &[]), None);
+        let whole = Settings {
+            zoom_margin: 0.0,
+            ..Settings::default()
+        };
+        assert_eq!(zoom_window(&whole, &input, &row(600.0)), None);
+        // The window keeps each plane's rows and the scale.
+        let part = input.window(384, 192, 704, 384).expect("inside");
+        assert_eq!((part.width, part.height, part.scale), (320, 192, 0.8));
+        let at = |l: &picture::Letterbox, c: usize, x: usize, y: usize| {
+            l.data[c * l.width * l.height + y * l.width + x]
+        };
+        for (c, x, y) in [(0, 0, 0), (1, 319, 0), (2, 5, 191)] {
+            assert_eq!(at(&part, c, x, y), at(&input, c, 384 + x, 192 + y));
+        }
+        assert!(input.window(1024, 0, 2048, 10).is_none());
     }
 
     #[test]

@@ -302,6 +302,31 @@ pub struct Letterbox {
     pub scale: f32,
 }
 
+impl Letterbox {
+    /// The part `[x0, x1) × [y0, y1)` of the input (input pixels, clamped to it), or `None` when
+    /// nothing of it is inside.
+    pub fn window(&self, x0: usize, y0: usize, x1: usize, y1: usize) -> Option<Letterbox> {
+        let (x1, y1) = (x1.min(self.width), y1.min(self.height));
+        if x0 >= x1 || y0 >= y1 {
+            return None;
+        }
+        let plane = self.width * self.height;
+        let mut data = Vec::with_capacity(3 * (x1 - x0) * (y1 - y0));
+        for c in 0..3 {
+            for y in y0..y1 {
+                let row = c * plane + y * self.width;
+                data.extend_from_slice(&self.data[row + x0..row + x1]);
+            }
+        }
+        Some(Letterbox {
+            data,
+            width: x1 - x0,
+            height: y1 - y0,
+            scale: self.scale,
+        })
+    }
+}
+
 /// Scales the long side to `long_side`, pads right and bottom with grey (127) up to multiples
 /// of 32, and converts to planar floats.
 pub fn letterbox(image: &Rgb, long_side: u32) -> Result<Letterbox, VisionError> {
