@@ -198,22 +198,19 @@ impl Detection {
     /// photo is not (a pile, a stack, a row seen from its end) they would otherwise trade a sure
     /// face for a doubtful one.
     pub fn lay_as(&mut self, sideways: bool) {
-        let Some(turned) = &self.turned else {
-            self.sideways = sideways;
-            return;
+        let read_sideways = match &self.turned {
+            Some(turned) => {
+                let (laid, other) = if sideways {
+                    (&turned.sideways, &turned.upright)
+                } else {
+                    (&turned.upright, &turned.sideways)
+                };
+                sideways != (top_probability(other) >= FORCED_READING_RATIO * top_probability(laid))
+            }
+            None => sideways,
         };
-        let top = |p: &[f32; CLASS_COUNT]| p.iter().copied().fold(1e-6f32, f32::max);
-        let (laid, other) = if sideways {
-            (&turned.sideways, &turned.upright)
-        } else {
-            (&turned.upright, &turned.sideways)
-        };
-        if top(other) >= FORCED_READING_RATIO * top(laid) {
-            self.set_sideways(!sideways);
-            self.sideways = sideways;
-        } else {
-            self.set_sideways(sideways);
-        }
+        self.set_sideways(read_sideways);
+        self.sideways = sideways;
     }
 
     /// Faces by decreasing probability.
@@ -384,9 +381,13 @@ impl Recognizer {
         }
         let (batch, probs) = self.read_turned(image, &crops)?;
         let threshold = self.settings.not_tile_threshold;
-        let top = |p: &[f32; CLASS_COUNT]| p.iter().copied().fold(1e-6f32, f32::max);
-        let surer =
-            |a: [f32; CLASS_COUNT], b: [f32; CLASS_COUNT]| if top(&b) > top(&a) { b } else { a };
+        let surer = |a: [f32; CLASS_COUNT], b: [f32; CLASS_COUNT]| {
+            if top_probability(&b) > top_probability(&a) {
+                b
+            } else {
+                a
+            }
+        };
         // Each box's two crops, the first along the up axis, which the dark-face rule measures.
         let crop_pairs = batch.chunks_exact(2 * picture::CROP_LEN);
         let read: Vec<(Detection, f32)> = boxes
@@ -407,7 +408,8 @@ impl Recognizer {
                 let angle =
                     layout::axis_difference(rotated.phi, up) / std::f32::consts::FRAC_PI_4 - 1.0;
                 let turned = Turned {
-                    evidence: (top(&sideways) / top(&upright)).ln() + ANGLE_WEIGHT * angle,
+                    evidence: (top_probability(&sideways) / top_probability(&upright)).ln()
+                        + ANGLE_WEIGHT * angle,
                     upright,
                     sideways,
                 };
@@ -440,9 +442,12 @@ impl Recognizer {
     ) -> Result<(Vec<f32>, Vec<Reading>), VisionError> {
         let batch = picture::crops(image, crops);
         let mut readings = self.classify_crops(&batch)?;
-        let (turn, below) = (self.settings.read_turn, self.settings.read_turn_below);
-        let unsure = unsure_pairs(&readings, below);
-        if turn == 0.0 || unsure.is_empty() {
+        let turn = self.settings.read_turn;
+        if turn == 0.0 {
+            return Ok((batch, readings));
+        }
+        let unsure = unsure_pairs(&readings, self.settings.read_turn_below);
+        if unsure.is_empty() {
             return Ok((batch, readings));
         }
         let turned: Vec<RotatedBox> = [-turn, turn]
@@ -754,6 +759,11 @@ fn surest_readings(readings: &[Reading], count: usize) -> Vec<Reading> {
         }
     }
     kept
+}
+
+/// The highest of `probs`, floored at 1e-6 so ratios of two of them stay finite.
+fn top_probability(probs: &[f32; CLASS_COUNT]) -> f32 {
+    probs.iter().copied().fold(1e-6f32, f32::max)
 }
 
 /// The index of the most probable class.
