@@ -8,7 +8,13 @@ a few random tile-sized boxes away from the tiles are added per scene. train_cls
 (a detection's two readings' mean "not a tile" probability below the runtime's threshold), so that training can
 repeat the negatives the current veto misses (train_cls.py --hard-neg-boost).
 
+With `--roboflow train,valid` it mines the roboflow photos' splits instead (never `test`, kept for evaluation): real
+webcam frames whose book spines (vertical Japanese titles), cards and boxes the detector takes for tiles and the
+generator cannot draw. Every tile there is labelled, so a detection away from the labels is a false one; each is cut
+`--jitter` times with a little box noise, and `--random-per-photo` tile-sized boxes away from the tiles are added.
+
     .venv-train/bin/python models/training/mine_negatives.py --models models --shards 20-25
+    .venv-train/bin/python models/training/mine_negatives.py --models models --roboflow train,valid
 """
 import argparse
 import glob
@@ -22,6 +28,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 from common import CACHE, CROP_H, CROP_W, NONE, REPO, cut_crop  # noqa: E402
 from reference_infer import NOT_TILE_T, Recognizer  # noqa: E402
+import real_data  # noqa: E402
 
 cv2.setNumThreads(1)
 
@@ -47,17 +54,74 @@ def missed_by_veto(rec, x, groups):
     return (total / count)[groups] < NOT_TILE_T
 
 
+def save(out, crops, groups, rec):
+    """Write the crops as "not a tile", each marked `hard` where the classifier in `rec` lets its box through."""
+    x = np.array(crops, np.uint8).reshape(-1, CROP_H, CROP_W, 3)
+    hard = missed_by_veto(rec, x, np.array(groups, np.int64))
+    np.savez_compressed(out, x=x, y=np.full(len(x), NONE, np.int64), hard=hard)
+    return int(hard.sum()), len(x)
+
+
+def mine_roboflow(rec, split, rng, jitter, random_per_photo):
+    """False detections and random boxes of one roboflow split (photos at 640x360, as the evaluation reads them)."""
+    crops, groups, mined, randoms = [], [], 0, 0
+    for img, bb in real_data.roboflow_boxes(split):
+        # labels as mine's (ignored, cx, cy, w, h) rows, so near_a_tile reads them as it reads a scene's
+        L = np.array([[0, (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1] for _, x1, y1, x2, y2 in bb]).reshape(-1, 5)
+        H, W = img.shape[:2]
+        for b in rec.detect(img):
+            if near_a_tile(b["cx"], b["cy"], L, 0.7):
+                continue
+            for k in range(jitter):
+                # the first cut is the box as detected; the others move, scale and turn it a little, as a
+                # slightly different frame of the same clutter would
+                s = math.exp(rng.uniform(-0.1, 0.1)) if k else 1.0
+                dx, dy = (rng.uniform(-0.1, 0.1, 2) * b["w"]) if k else (0.0, 0.0)
+                dphi = math.radians(rng.uniform(-10, 10)) if k else 0.0
+                for turn in (0.0, math.pi / 2):
+                    w, h = (b["w"], b["h"]) if turn == 0 else (b["h"], b["w"])
+                    crops.append(cut_crop(img, b["cx"] + dx, b["cy"] + dy, w * s, h * s,
+                                          b["phi"] + dphi + turn + rng.choice([0, math.pi])))
+                    groups.append(mined + randoms)
+                mined += 1
+        if len(L) == 0:
+            continue
+        tw = float(np.median(np.minimum(L[:, 3], L[:, 4])))
+        for _ in range(random_per_photo):
+            for _try in range(10):
+                x, y = rng.uniform(0, W), rng.uniform(0, H)
+                if not near_a_tile(x, y, L, 1.6):
+                    w = tw * math.exp(rng.uniform(-0.4, 0.4))
+                    crops.append(cut_crop(img, x, y, w, w * rng.uniform(1.2, 1.5), rng.uniform(-math.pi, math.pi)))
+                    groups.append(mined + randoms)
+                    randoms += 1
+                    break
+    out = os.path.join(CACHE, "cls", f"neg_roboflow_{split}.npz")
+    hard, n = save(out, crops, groups, rec)
+    print(f"roboflow {split}: {mined} cuts of false detections (x2 orientations), {randoms} random boxes, "
+          f"{hard} of {n} crops not vetoed -> {out}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", default=os.path.join(REPO, "models"))
     ap.add_argument("--shards", default="20-25", help="training shard numbers, e.g. 20-25")
     ap.add_argument("--random-per-scene", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--roboflow", default=None, help="mine these roboflow splits instead of shards, e.g. train,valid")
+    ap.add_argument("--jitter", type=int, default=8, help="roboflow: cuts per false detection")
+    ap.add_argument("--random-per-photo", type=int, default=40, help="roboflow: random boxes per photo")
     args = ap.parse_args()
     lo, _, hi = args.shards.partition("-")
     wanted = set(range(int(lo), int(hi or lo) + 1))
     rng = np.random.default_rng(args.seed)
     rec = Recognizer(args.models, threads=1)
+    if args.roboflow:
+        for split in args.roboflow.split(","):
+            if split == "test":
+                raise SystemExit("the roboflow test split is kept for evaluation")
+            mine_roboflow(rec, split, rng, args.jitter, args.random_per_photo)
+        return
     for f in sorted(glob.glob(os.path.join(CACHE, "det", "train_*.npz"))):
         shard = int(os.path.basename(f)[len("train_"):-4])
         if shard not in wanted:
@@ -91,11 +155,9 @@ def main():
                         randoms += 1
                         break
         out = os.path.join(CACHE, "cls", f"neg_{shard}.npz")
-        x = np.array(crops, np.uint8).reshape(-1, CROP_H, CROP_W, 3)
-        hard = missed_by_veto(rec, x, np.array(groups, np.int64))
-        np.savez_compressed(out, x=x, y=np.full(len(x), NONE, np.int64), hard=hard)
+        hard, n = save(out, crops, groups, rec)
         print(f"shard {shard}: {mined} false detections (x2 orientations), {randoms} random boxes, "
-              f"{int(hard.sum())} of {len(x)} crops not vetoed -> {out}", flush=True)
+              f"{hard} of {n} crops not vetoed -> {out}", flush=True)
 
 
 if __name__ == "__main__":
