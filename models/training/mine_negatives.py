@@ -14,7 +14,13 @@ generator cannot draw. Every tile there is labelled, so a detection away from th
 `--jitter` times with a little box noise, and `--random-per-photo` tile-sized boxes away from the tiles are added.
 
     .venv-train/bin/python models/training/mine_negatives.py --models models --shards 20-25
+With `--photos` it mines scikit-image's bundled photos that are public domain or CC0 (`PHOTOS`: people, a cat, a
+coffee cup, a rocket, a clock, coins, printed text, bricks, grass, gravel, the sky): pictures with no tile in them,
+as a laptop's wallpaper or a poster behind a hand would be. Each is read at several sizes; every detection is cut
+`--jitter` times and `--random-per-photo` random tile-sized boxes are added per size.
+
     .venv-train/bin/python models/training/mine_negatives.py --models models --roboflow train,valid
+    .venv-train/bin/python models/training/mine_negatives.py --models models --photos
 """
 import argparse
 import glob
@@ -42,6 +48,18 @@ def near_a_tile(x, y, labels, factor):
     return bool((d < factor * r).any())
 
 
+def random_box_away(img, labels, tile_w, spread, rng):
+    """The crop of a random tile-sized box (width `tile_w` times e^±`spread`, any angle) centred away from every
+    labelled tile, or None when 10 tries all land near one."""
+    H, W = img.shape[:2]
+    for _try in range(10):
+        x, y = rng.uniform(0, W), rng.uniform(0, H)
+        if not near_a_tile(x, y, labels, 1.6):
+            w = tile_w * math.exp(rng.uniform(-spread, spread))
+            return cut_crop(img, x, y, w, w * rng.uniform(1.2, 1.5), rng.uniform(-math.pi, math.pi))
+    return None
+
+
 def missed_by_veto(rec, x, groups):
     """Per crop, whether the classifier's veto misses its box: the mean "not a tile" probability over the box's
     readings (its crops sharing a group) is below the runtime's threshold. All True for a classifier without
@@ -54,12 +72,69 @@ def missed_by_veto(rec, x, groups):
     return (total / count)[groups] < NOT_TILE_T
 
 
-def save(out, crops, groups, rec):
-    """Write the crops as "not a tile", each marked `hard` where the classifier in `rec` lets its box through."""
+def save(name, crops, groups, rec, mined, randoms):
+    """Write the crops as "not a tile" to cls/neg_NAME.npz, each marked `hard` where the classifier in `rec` lets its
+    box through; `mined` boxes (or cuts of them) came from false detections and `randoms` from random boxes."""
+    out = os.path.join(CACHE, "cls", f"neg_{name}.npz")
     x = np.array(crops, np.uint8).reshape(-1, CROP_H, CROP_W, 3)
     hard = missed_by_veto(rec, x, np.array(groups, np.int64))
     np.savez_compressed(out, x=x, y=np.full(len(x), NONE, np.int64), hard=hard)
-    return int(hard.sum()), len(x)
+    print(f"{name}: {mined} false detections or cuts of them (x2 orientations), {randoms} random boxes, "
+          f"{int(hard.sum())} of {len(x)} crops not vetoed -> {out}", flush=True)
+
+
+# scikit-image's bundled photos whose documented licence is public domain or CC0 (skimage.data docstrings).
+PHOTOS = ("astronaut", "chelsea", "coffee", "rocket", "hubble_deep_field", "immunohistochemistry", "retina",
+          "camera", "coins", "text", "brick", "grass", "gravel")
+
+
+# Grey-level standard deviation under which a random patch of a photo counts as smooth (see mine_photos).
+MIN_TEXTURE = 20.0
+
+
+def cut_jittered(img, b, k, rng):
+    """Both readings of box `b`, cut the way the runtime reads it; cut `k` > 0 moves, scales and turns it a little, as a
+    slightly different frame of the same clutter would."""
+    s = math.exp(rng.uniform(-0.1, 0.1)) if k else 1.0
+    dx, dy = (rng.uniform(-0.1, 0.1, 2) * b["w"]) if k else (0.0, 0.0)
+    dphi = math.radians(rng.uniform(-10, 10)) if k else 0.0
+    out = []
+    for turn in (0.0, math.pi / 2):
+        w, h = (b["w"], b["h"]) if turn == 0 else (b["h"], b["w"])
+        out.append(cut_crop(img, b["cx"] + dx, b["cy"] + dy, w * s, h * s,
+                            b["phi"] + dphi + turn + rng.choice([0, math.pi])))
+    return out
+
+
+def mine_photos(rec, rng, jitter, random_per_photo):
+    """False detections and random boxes of PHOTOS, each at long sides 640, 960 and 1440."""
+    import skimage.data
+    crops, groups, mined, randoms = [], [], 0, 0
+    for name in PHOTOS:
+        img = getattr(skimage.data, name)()
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2RGB) if img.ndim == 2 else img[:, :, :3]
+        for long_side in (640, 960, 1440):
+            s = long_side / max(img.shape[:2])
+            im = cv2.resize(img, (round(img.shape[1] * s), round(img.shape[0] * s)),
+                            interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
+            for b in rec.detect(im):
+                for k in range(jitter):
+                    crops += cut_jittered(im, b, k, rng)
+                    groups += [mined + randoms] * 2
+                    mined += 1
+            H, W = im.shape[:2]
+            for _ in range(random_per_photo):
+                w = long_side * math.exp(rng.uniform(math.log(0.02), math.log(0.12)))
+                crop = cut_crop(im, rng.uniform(0, W), rng.uniform(0, H), w, w * rng.uniform(1.2, 1.5),
+                                rng.uniform(-math.pi, math.pi))
+                # a smooth patch (fur, sky, a wall) looks like a blank white dragon's face: taught as "not a
+                # tile", it would teach the veto to swallow white dragons, so only patches with some texture
+                if cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY).std() < MIN_TEXTURE:
+                    continue
+                crops.append(crop)
+                groups.append(mined + randoms)
+                randoms += 1
+    save("photos", crops, groups, rec, mined, randoms)
 
 
 def mine_roboflow(rec, split, rng, jitter, random_per_photo):
@@ -68,38 +143,23 @@ def mine_roboflow(rec, split, rng, jitter, random_per_photo):
     for img, bb in real_data.roboflow_boxes(split):
         # labels as mine's (ignored, cx, cy, w, h) rows, so near_a_tile reads them as it reads a scene's
         L = np.array([[0, (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1] for _, x1, y1, x2, y2 in bb]).reshape(-1, 5)
-        H, W = img.shape[:2]
         for b in rec.detect(img):
             if near_a_tile(b["cx"], b["cy"], L, 0.7):
                 continue
             for k in range(jitter):
-                # the first cut is the box as detected; the others move, scale and turn it a little, as a
-                # slightly different frame of the same clutter would
-                s = math.exp(rng.uniform(-0.1, 0.1)) if k else 1.0
-                dx, dy = (rng.uniform(-0.1, 0.1, 2) * b["w"]) if k else (0.0, 0.0)
-                dphi = math.radians(rng.uniform(-10, 10)) if k else 0.0
-                for turn in (0.0, math.pi / 2):
-                    w, h = (b["w"], b["h"]) if turn == 0 else (b["h"], b["w"])
-                    crops.append(cut_crop(img, b["cx"] + dx, b["cy"] + dy, w * s, h * s,
-                                          b["phi"] + dphi + turn + rng.choice([0, math.pi])))
-                    groups.append(mined + randoms)
+                crops += cut_jittered(img, b, k, rng)
+                groups += [mined + randoms] * 2
                 mined += 1
         if len(L) == 0:
             continue
         tw = float(np.median(np.minimum(L[:, 3], L[:, 4])))
         for _ in range(random_per_photo):
-            for _try in range(10):
-                x, y = rng.uniform(0, W), rng.uniform(0, H)
-                if not near_a_tile(x, y, L, 1.6):
-                    w = tw * math.exp(rng.uniform(-0.4, 0.4))
-                    crops.append(cut_crop(img, x, y, w, w * rng.uniform(1.2, 1.5), rng.uniform(-math.pi, math.pi)))
-                    groups.append(mined + randoms)
-                    randoms += 1
-                    break
-    out = os.path.join(CACHE, "cls", f"neg_roboflow_{split}.npz")
-    hard, n = save(out, crops, groups, rec)
-    print(f"roboflow {split}: {mined} cuts of false detections (x2 orientations), {randoms} random boxes, "
-          f"{hard} of {n} crops not vetoed -> {out}", flush=True)
+            crop = random_box_away(img, L, tw, 0.4, rng)
+            if crop is not None:
+                crops.append(crop)
+                groups.append(mined + randoms)
+                randoms += 1
+    save(f"roboflow_{split}", crops, groups, rec, mined, randoms)
 
 
 def main():
@@ -109,13 +169,18 @@ def main():
     ap.add_argument("--random-per-scene", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--roboflow", default=None, help="mine these roboflow splits instead of shards, e.g. train,valid")
-    ap.add_argument("--jitter", type=int, default=8, help="roboflow: cuts per false detection")
-    ap.add_argument("--random-per-photo", type=int, default=40, help="roboflow: random boxes per photo")
+    ap.add_argument("--photos", action="store_true", help="mine scikit-image's public-domain / CC0 photos instead")
+    ap.add_argument("--jitter", type=int, default=8, help="roboflow, photos: cuts per false detection")
+    ap.add_argument("--random-per-photo", type=int, default=40,
+                    help="roboflow, photos: random boxes per photo (photos: per size)")
     args = ap.parse_args()
     lo, _, hi = args.shards.partition("-")
     wanted = set(range(int(lo), int(hi or lo) + 1))
     rng = np.random.default_rng(args.seed)
     rec = Recognizer(args.models, threads=1)
+    if args.photos:
+        mine_photos(rec, rng, args.jitter, args.random_per_photo)
+        return
     if args.roboflow:
         for split in args.roboflow.split(","):
             if split == "test":
@@ -144,20 +209,13 @@ def main():
             if len(real) == 0:
                 continue
             tw = float(np.median(real[:, 3]))
-            H, W = img.shape[:2]
             for _ in range(args.random_per_scene):
-                for _try in range(10):
-                    x, y = rng.uniform(0, W), rng.uniform(0, H)
-                    if not near_a_tile(x, y, L, 1.6):
-                        w = tw * math.exp(rng.uniform(-0.3, 0.3))
-                        crops.append(cut_crop(img, x, y, w, w * rng.uniform(1.2, 1.5), rng.uniform(-math.pi, math.pi)))
-                        groups.append(mined + randoms)
-                        randoms += 1
-                        break
-        out = os.path.join(CACHE, "cls", f"neg_{shard}.npz")
-        hard, n = save(out, crops, groups, rec)
-        print(f"shard {shard}: {mined} false detections (x2 orientations), {randoms} random boxes, "
-              f"{hard} of {n} crops not vetoed -> {out}", flush=True)
+                crop = random_box_away(img, L, tw, 0.3, rng)
+                if crop is not None:
+                    crops.append(crop)
+                    groups.append(mined + randoms)
+                    randoms += 1
+        save(str(shard), crops, groups, rec, mined, randoms)
 
 
 if __name__ == "__main__":
