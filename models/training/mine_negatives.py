@@ -13,12 +13,12 @@ webcam frames whose book spines (vertical Japanese titles), cards and boxes the 
 generator cannot draw. Every tile there is labelled, so a detection away from the labels is a false one; each is cut
 `--jitter` times with a little box noise, and `--random-per-photo` tile-sized boxes away from the tiles are added.
 
-    .venv-train/bin/python models/training/mine_negatives.py --models models --shards 20-25
 With `--photos` it mines scikit-image's bundled photos that are public domain or CC0 (`PHOTOS`: people, a cat, a
-coffee cup, a rocket, a clock, coins, printed text, bricks, grass, gravel, the sky): pictures with no tile in them,
+coffee cup, a rocket, a cameraman, coins, printed text, bricks, grass, gravel, the sky): pictures with no tile in them,
 as a laptop's wallpaper or a poster behind a hand would be. Each is read at several sizes; every detection is cut
 `--jitter` times and `--random-per-photo` random tile-sized boxes are added per size.
 
+    .venv-train/bin/python models/training/mine_negatives.py --models models --shards 20-25
     .venv-train/bin/python models/training/mine_negatives.py --models models --roboflow train,valid
     .venv-train/bin/python models/training/mine_negatives.py --models models --photos
 """
@@ -72,15 +72,35 @@ def missed_by_veto(rec, x, groups):
     return (total / count)[groups] < NOT_TILE_T
 
 
-def save(name, crops, groups, rec, mined, randoms):
-    """Write the crops as "not a tile" to cls/neg_NAME.npz, each marked `hard` where the classifier in `rec` lets its
-    box through; `mined` boxes (or cuts of them) came from false detections and `randoms` from random boxes."""
-    out = os.path.join(CACHE, "cls", f"neg_{name}.npz")
-    x = np.array(crops, np.uint8).reshape(-1, CROP_H, CROP_W, 3)
-    hard = missed_by_veto(rec, x, np.array(groups, np.int64))
-    np.savez_compressed(out, x=x, y=np.full(len(x), NONE, np.int64), hard=hard)
-    print(f"{name}: {mined} false detections or cuts of them (x2 orientations), {randoms} random boxes, "
-          f"{int(hard.sum())} of {len(x)} crops not vetoed -> {out}", flush=True)
+class Negatives:
+    """The "not a tile" crops of one output file, grouped by box: the readings of one box share a group, which the
+    veto judges as a whole (missed_by_veto)."""
+
+    def __init__(self):
+        self.crops, self.groups, self.mined, self.randoms = [], [], 0, 0
+
+    def add_detection(self, crops):
+        """The readings of one false detection (or of one cut of it)."""
+        self.groups += [self.mined + self.randoms] * len(crops)
+        self.crops += crops
+        self.mined += 1
+
+    def add_random(self, crop):
+        """A random box's crop; None (no place found) adds nothing."""
+        if crop is None:
+            return
+        self.groups.append(self.mined + self.randoms)
+        self.crops.append(crop)
+        self.randoms += 1
+
+    def save(self, name, rec):
+        """Write the crops to cls/neg_NAME.npz, each marked `hard` where the classifier in `rec` lets its box through."""
+        out = os.path.join(CACHE, "cls", f"neg_{name}.npz")
+        x = np.array(self.crops, np.uint8).reshape(-1, CROP_H, CROP_W, 3)
+        hard = missed_by_veto(rec, x, np.array(self.groups, np.int64))
+        np.savez_compressed(out, x=x, y=np.full(len(x), NONE, np.int64), hard=hard)
+        print(f"{name}: {self.mined} false detections or cuts of them (x2 orientations), {self.randoms} random "
+              f"boxes, {int(hard.sum())} of {len(x)} crops not vetoed -> {out}", flush=True)
 
 
 # scikit-image's bundled photos whose documented licence is public domain or CC0 (skimage.data docstrings).
@@ -93,7 +113,8 @@ MIN_TEXTURE = 20.0
 
 
 def cut_jittered(img, b, k, rng):
-    """Both readings of box `b`, cut the way the runtime reads it; cut `k` > 0 moves, scales and turns it a little, as a
+    """Both readings of box `b` (along its axis and a quarter turn from it, either way up at random), cut the way the
+    runtime reads it; cut `k` = 0 is the box as detected, cut `k` > 0 moves, scales and turns it a little, as a
     slightly different frame of the same clutter would."""
     s = math.exp(rng.uniform(-0.1, 0.1)) if k else 1.0
     dx, dy = (rng.uniform(-0.1, 0.1, 2) * b["w"]) if k else (0.0, 0.0)
@@ -109,7 +130,7 @@ def cut_jittered(img, b, k, rng):
 def mine_photos(rec, rng, jitter, random_per_photo):
     """False detections and random boxes of PHOTOS, each at long sides 640, 960 and 1440."""
     import skimage.data
-    crops, groups, mined, randoms = [], [], 0, 0
+    neg = Negatives()
     for name in PHOTOS:
         img = getattr(skimage.data, name)()
         img = cv2.cvtColor(img, cv2.COLOR_GRAY2RGB) if img.ndim == 2 else img[:, :, :3]
@@ -119,9 +140,7 @@ def mine_photos(rec, rng, jitter, random_per_photo):
                             interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
             for b in rec.detect(im):
                 for k in range(jitter):
-                    crops += cut_jittered(im, b, k, rng)
-                    groups += [mined + randoms] * 2
-                    mined += 1
+                    neg.add_detection(cut_jittered(im, b, k, rng))
             H, W = im.shape[:2]
             for _ in range(random_per_photo):
                 w = long_side * math.exp(rng.uniform(math.log(0.02), math.log(0.12)))
@@ -129,17 +148,14 @@ def mine_photos(rec, rng, jitter, random_per_photo):
                                 rng.uniform(-math.pi, math.pi))
                 # a smooth patch (fur, sky, a wall) looks like a blank white dragon's face: taught as "not a
                 # tile", it would teach the veto to swallow white dragons, so only patches with some texture
-                if cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY).std() < MIN_TEXTURE:
-                    continue
-                crops.append(crop)
-                groups.append(mined + randoms)
-                randoms += 1
-    save("photos", crops, groups, rec, mined, randoms)
+                if cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY).std() >= MIN_TEXTURE:
+                    neg.add_random(crop)
+    neg.save("photos", rec)
 
 
 def mine_roboflow(rec, split, rng, jitter, random_per_photo):
     """False detections and random boxes of one roboflow split (photos at 640x360, as the evaluation reads them)."""
-    crops, groups, mined, randoms = [], [], 0, 0
+    neg = Negatives()
     for img, bb in real_data.roboflow_boxes(split):
         # labels as mine's (ignored, cx, cy, w, h) rows, so near_a_tile reads them as it reads a scene's
         L = np.array([[0, (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1] for _, x1, y1, x2, y2 in bb]).reshape(-1, 5)
@@ -147,19 +163,13 @@ def mine_roboflow(rec, split, rng, jitter, random_per_photo):
             if near_a_tile(b["cx"], b["cy"], L, 0.7):
                 continue
             for k in range(jitter):
-                crops += cut_jittered(img, b, k, rng)
-                groups += [mined + randoms] * 2
-                mined += 1
+                neg.add_detection(cut_jittered(img, b, k, rng))
         if len(L) == 0:
             continue
         tw = float(np.median(np.minimum(L[:, 3], L[:, 4])))
         for _ in range(random_per_photo):
-            crop = random_box_away(img, L, tw, 0.4, rng)
-            if crop is not None:
-                crops.append(crop)
-                groups.append(mined + randoms)
-                randoms += 1
-    save(f"roboflow_{split}", crops, groups, rec, mined, randoms)
+            neg.add_random(random_box_away(img, L, tw, 0.4, rng))
+    neg.save(f"roboflow_{split}", rec)
 
 
 def main():
@@ -193,29 +203,21 @@ def main():
             continue
         d = np.load(f, allow_pickle=True)
         offs, labs = d["offsets"], d["labels"]
-        crops, groups, mined, randoms = [], [], 0, 0
+        neg = Negatives()
         for i, buf in enumerate(d["jpg"]):
             img = cv2.cvtColor(cv2.imdecode(np.frombuffer(buf, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
             L = labs[offs[i]:offs[i + 1]]
             for b in rec.detect(img):
                 if b["w"] < 14 or near_a_tile(b["cx"], b["cy"], L, 0.7):
                     continue
-                for turn in (0.0, math.pi / 2):
-                    w, h = (b["w"], b["h"]) if turn == 0 else (b["h"], b["w"])
-                    crops.append(cut_crop(img, b["cx"], b["cy"], w, h, b["phi"] + turn + rng.choice([0, math.pi])))
-                    groups.append(mined + randoms)  # the box's two readings share a group
-                mined += 1
+                neg.add_detection(cut_jittered(img, b, 0, rng))
             real = L[L[:, 6] == 0]
             if len(real) == 0:
                 continue
             tw = float(np.median(real[:, 3]))
             for _ in range(args.random_per_scene):
-                crop = random_box_away(img, L, tw, 0.3, rng)
-                if crop is not None:
-                    crops.append(crop)
-                    groups.append(mined + randoms)
-                    randoms += 1
-        save(str(shard), crops, groups, rec, mined, randoms)
+                neg.add_random(random_box_away(img, L, tw, 0.3, rng))
+        neg.save(str(shard), rec)
 
 
 if __name__ == "__main__":
