@@ -174,6 +174,22 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     let hand_row = (0..rows.len())
         .max_by(|&a, &b| rows[a].len().cmp(&rows[b].len()).then(b.cmp(&a).reverse()))
         .unwrap_or(0);
+    // Beside a hand laid out in a row, two white dragons in another row are far likelier the
+    // dead wall of a set with ivory backs, whose backs are blank faces too, than two such dora
+    // indicators. Not in a pile of tiles (no long row: real blank dragons side by side), nor in
+    // a set whose backs read as backs.
+    let laid_out = rows[hand_row].len() >= 11;
+    let ivory_backs = laid_out && !detections.iter().any(|d| d.tile == Face::Back);
+    for (r, row) in rows.iter().enumerate() {
+        let blanks = row.iter().filter(|&&i| detections[i].reads_blank()).count();
+        if ivory_backs && r != hand_row && blanks >= 2 {
+            for &i in row {
+                if detections[i].reads_blank() {
+                    detections[i].read_as_back();
+                }
+            }
+        }
+    }
     let mut hand: Vec<usize> = rows[hand_row].clone();
     // A sideways tile stacked on a sideways tile of the hand row belongs to the hand (added kan).
     // Both are face up: the added tile is shown, and a face-down tile is never stacked (the
@@ -289,11 +305,13 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
         }
     }
     // A winning tile set apart by less than a third of a tile still stands out when the gap
-    // before it is clearly the widest of the run (boxes a little too wide eat into the gap).
+    // before it is clearly the widest of the run's last few (boxes a little too wide eat into
+    // the gap). Only the last few: gaps measured in one median tile width drift along the row
+    // in a perspective shot, where the tiles nearer the camera are wider.
     if let [run] = concealed_groups {
         if layout.win.is_none() && run.len() >= 5 {
             let last = gaps[run[run.len() - 1]];
-            let widest_other = run[1..run.len() - 1]
+            let widest_other = run[run.len().saturating_sub(5).max(1)..run.len() - 1]
                 .iter()
                 .map(|&s| gaps[s])
                 .fold(f32::MIN, f32::max);
@@ -318,6 +336,29 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
         split_melds(run, &slots, detections, &mut layout);
     }
     layout
+}
+
+/// The ends of a closed kan whose ivory backs read as white dragons: no meld starts with a
+/// white dragon and two copies of another tile, so white dragon, X, X, white dragon can only
+/// be the kan of X between its two backs.
+fn ivory_kan_backs(rest: &[usize], slots: &[Vec<usize>], detections: &[Detection]) -> Vec<usize> {
+    let single = |k: usize| match rest.get(k).map(|&s| slots[s].as_slice()) {
+        Some(&[i]) => Some(&detections[i]),
+        _ => None,
+    };
+    let (Some(a), Some(b), Some(c), Some(d)) = (single(0), single(1), single(2), single(3)) else {
+        return Vec::new();
+    };
+    let kind = |d: &Detection| match d.tile {
+        Face::Tile(t) => Some(t.kind()),
+        Face::Back => None,
+    };
+    let middle = kind(b).filter(|&k| k != Kind::HAKU && kind(c) == Some(k));
+    if a.reads_blank() && d.reads_blank() && middle.is_some() {
+        vec![slots[rest[0]][0], slots[rest[3]][0]]
+    } else {
+        Vec::new()
+    }
 }
 
 /// How strongly a tile looks sideways; without the two readings, the flag itself.
@@ -359,6 +400,9 @@ fn split_melds(
     }
     let mut rest = &kept[..];
     while !rest.is_empty() {
+        for i in ivory_kan_backs(rest, slots, detections) {
+            detections[i].read_as_back();
+        }
         let is_back = |s: usize| detections[slots[s][0]].tile == Face::Back;
         let face_of = |s: usize| match detections[slots[s][0]].tile {
             Face::Tile(t) => Some(t.kind()),
@@ -759,15 +803,18 @@ pub(crate) mod tests {
         p: f32,
         second: Option<&str>,
     ) -> Detection {
-        let face = if face == "back" {
-            Face::Back
-        } else {
-            Face::Tile(parse_tile(face).unwrap())
+        let face_of = |name: &str| {
+            if name == "back" {
+                Face::Back
+            } else {
+                Face::Tile(parse_tile(name).unwrap())
+            }
         };
+        let face = face_of(face);
         let mut probs = [0.0f32; CLASS_COUNT];
         probs[face.class()] = p;
         if let Some(s) = second {
-            probs[Face::Tile(parse_tile(s).unwrap()).class()] = 1.0 - p;
+            probs[face_of(s).class()] = 1.0 - p;
         }
         let (w, h) = (30.0, 40.0);
         Detection {
@@ -833,6 +880,74 @@ pub(crate) mod tests {
         let read = read_hand(&layout, &d).unwrap();
         assert_eq!(read.notation(), "456p789s11z [1*23m] (5555s)");
         assert!(read.complete);
+    }
+
+    #[test]
+    fn ivory_backs_read_as_white_dragons_are_backs_by_their_place() {
+        // The hand's own two white dragons stay; the dead wall's blanks either side of the 7p
+        // and the closed kan's ends are the backs of an ivory-backed set.
+        let mut d = row("123m456789p55z", 0.0, 200.0);
+        let mut x = 11.0 * 31.0 + 30.0;
+        for face in ["5z", "8s", "8s", "5z"] {
+            d.push(det(face, x, 200.0, false, 0.97, Some("back")));
+            x += 31.0;
+        }
+        for (k, face) in ["5z", "7p", "5z", "5z"].iter().enumerate() {
+            d.push(det(
+                face,
+                40.0 + 31.0 * k as f32,
+                100.0,
+                false,
+                0.97,
+                Some("back"),
+            ));
+        }
+        let layout = lay_out(&mut d);
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "123m456789p55z (8888s)");
+        assert!(read.complete && layout.melds[0].closed_kan);
+        assert_eq!(read.dora_indicators, vec![parse_tile("7p").unwrap()]);
+        for i in [11, 14, 15, 17, 18] {
+            assert_eq!(d[i].tile, Face::Back, "detection {i}");
+            assert!((d[i].confidence - 1.0).abs() < 1e-6);
+        }
+        assert!(d[9].reads_blank() && d[10].reads_blank());
+    }
+
+    #[test]
+    fn a_lone_white_dragon_indicator_and_a_white_dragon_pon_stay_faces() {
+        let mut d = row("123m456p789s11z", 0.0, 200.0);
+        let mut x = 11.0 * 31.0 + 30.0;
+        d.push(det("5z", x + 5.0, 205.0, true, 0.95, None));
+        x += 41.0;
+        for face in ["5z", "5z"] {
+            d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
+            x += 31.0;
+        }
+        d.push(det("5z", 40.0, 100.0, false, 0.95, None));
+        d.push(det("3m", 71.0, 100.0, false, 0.95, None));
+        let layout = lay_out(&mut d);
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "123m456p789s11z [5*55z]");
+        let dora: Vec<Tile> = ["5z", "3m"].map(|t| parse_tile(t).unwrap()).to_vec();
+        assert_eq!(read.dora_indicators, dora);
+    }
+
+    #[test]
+    fn white_dragons_stay_faces_in_a_pile_or_beside_coloured_backs() {
+        // A pile of dragons, two rows of red dragon, red dragon, white dragon, white dragon
+        // (as in a real photo of a set with blank white dragons).
+        let mut d = row("7755z", 0.0, 200.0);
+        d.extend(row("7755z", 0.0, 245.0));
+        lay_out(&mut d);
+        assert_eq!(d.iter().filter(|t| t.reads_blank()).count(), 4);
+        // A hand whose dead wall shows a coloured back: the two white dragons are indicators.
+        let mut d = row("123m456p789s1122z", 0.0, 200.0);
+        for (k, face) in ["back", "5z", "5z"].iter().enumerate() {
+            d.push(det(face, 40.0 + 31.0 * k as f32, 100.0, false, 0.95, None));
+        }
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.dora, vec![14, 15]);
     }
 
     #[test]
@@ -926,6 +1041,26 @@ pub(crate) mod tests {
         assert_eq!(layout.win, None, "{layout:?}");
         let read = read_hand(&layout, &d).unwrap();
         assert!(!read.win_set_apart);
+    }
+
+    #[test]
+    fn a_set_apart_tile_is_measured_against_its_neighbours_in_a_perspective_shot() {
+        // The far end's gaps measure 4 px (their tiles are narrower than the median), the near
+        // end's none; the winning tile 8 px further stands out from its neighbours only.
+        let faces = crate::notation::parse_tiles("123m456p789s11222z").unwrap();
+        let mut x = 0.0;
+        let mut d = Vec::new();
+        for (k, tile) in faces.iter().enumerate() {
+            x += match k {
+                0 => 0.0,
+                1..=4 => 34.0,
+                13 => 38.0,
+                _ => 30.0,
+            };
+            d.push(det(&tile.to_string(), x, 200.0, false, 0.95, None));
+        }
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.win, Some(13), "{layout:?}");
     }
 
     #[test]

@@ -213,6 +213,23 @@ impl Detection {
         self.sideways = sideways;
     }
 
+    /// Whether the top reading is a white dragon, whose blank face a set with ivory backs
+    /// shares with its backs: only the tile's place tells them apart.
+    pub fn reads_blank(&self) -> bool {
+        self.tile == Face::Tile(Tile::plain(Kind::HAKU))
+    }
+
+    /// Takes a blank face for a back of an ivory-backed set, laid upright: the classifier's
+    /// confidence is then its probability of either blank.
+    pub fn read_as_back(&mut self) {
+        self.confidence =
+            self.probs[Face::Tile(Tile::plain(Kind::HAKU)).class()] + self.probs[BACK_CLASS];
+        self.tile = Face::Back;
+        self.sideways = false;
+        // A later lay_as must not read the face again.
+        self.turned = None;
+    }
+
     /// Faces by decreasing probability.
     pub fn ranked(&self) -> Vec<(Face, f32)> {
         let mut ranked: Vec<(Face, f32)> = (0..CLASS_COUNT)
