@@ -349,11 +349,10 @@ fn ivory_kan_backs(rest: &[usize], slots: &[Vec<usize>], detections: &[Detection
     let (Some(a), Some(b), Some(c), Some(d)) = (single(0), single(1), single(2), single(3)) else {
         return Vec::new();
     };
-    let kind = |d: &Detection| match d.tile {
-        Face::Tile(t) => Some(t.kind()),
-        Face::Back => None,
-    };
-    let middle = kind(b).filter(|&k| k != Kind::HAKU && kind(c) == Some(k));
+    let middle = b
+        .tile
+        .kind()
+        .filter(|&k| k != Kind::HAKU && c.tile.kind() == Some(k));
     if a.reads_blank() && d.reads_blank() && middle.is_some() {
         vec![slots[rest[0]][0], slots[rest[3]][0]]
     } else {
@@ -404,10 +403,7 @@ fn split_melds(
             detections[i].read_as_back();
         }
         let is_back = |s: usize| detections[slots[s][0]].tile == Face::Back;
-        let face_of = |s: usize| match detections[slots[s][0]].tile {
-            Face::Tile(t) => Some(t.kind()),
-            Face::Back => None,
-        };
+        let face_of = |s: usize| detections[slots[s][0]].tile.kind();
         let backs = rest.iter().take(4).filter(|&&s| is_back(s)).count();
         let size = if rest.len() >= 4 && backs >= 2 {
             4

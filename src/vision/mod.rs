@@ -89,6 +89,14 @@ impl Face {
         }
     }
 
+    /// The tile kind shown; none for a back.
+    pub fn kind(self) -> Option<Kind> {
+        match self {
+            Face::Tile(t) => Some(t.kind()),
+            Face::Back => None,
+        }
+    }
+
     /// Notation: `5p`, `0p`, `1z`, or `back`.
     pub fn notation(self) -> String {
         match self {
