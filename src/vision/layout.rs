@@ -179,12 +179,15 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     // indicators. Not in a pile of tiles (no long row: real blank dragons side by side), nor in
     // a set whose backs read as backs.
     let laid_out = rows[hand_row].len() >= 11;
-    let ivory_backs = laid_out && !detections.iter().any(|d| d.tile == Face::Back);
-    for (r, row) in rows.iter().enumerate() {
-        let blanks = row.iter().filter(|&&i| detections[i].reads_blank()).count();
-        if ivory_backs && r != hand_row && blanks >= 2 {
-            for &i in row {
-                if detections[i].reads_blank() {
+    if laid_out && !detections.iter().any(|d| d.tile == Face::Back) {
+        for (r, row) in rows.iter().enumerate() {
+            let blanks: Vec<usize> = row
+                .iter()
+                .copied()
+                .filter(|&i| detections[i].reads_blank())
+                .collect();
+            if r != hand_row && blanks.len() >= 2 {
+                for i in blanks {
                     detections[i].read_as_back();
                 }
             }

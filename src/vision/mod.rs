@@ -154,6 +154,9 @@ pub struct Turned {
     pub sideways: [f32; CLASS_COUNT],
 }
 
+/// The blank face a set with ivory backs shares with its backs.
+const WHITE_DRAGON: Face = Face::Tile(Tile::plain(Kind::HAKU));
+
 /// How many times surer the reading across the way the layout lays a tile must be for
 /// [`Detection::lay_as`] to keep that reading's face.
 const FORCED_READING_RATIO: f32 = 4.0;
@@ -224,14 +227,13 @@ impl Detection {
     /// Whether the top reading is a white dragon, whose blank face a set with ivory backs
     /// shares with its backs: only the tile's place tells them apart.
     pub fn reads_blank(&self) -> bool {
-        self.tile == Face::Tile(Tile::plain(Kind::HAKU))
+        self.tile == WHITE_DRAGON
     }
 
     /// Takes a blank face for a back of an ivory-backed set, laid upright: the classifier's
     /// confidence is then its probability of either blank.
     pub fn read_as_back(&mut self) {
-        self.confidence =
-            self.probs[Face::Tile(Tile::plain(Kind::HAKU)).class()] + self.probs[BACK_CLASS];
+        self.confidence = self.probs[WHITE_DRAGON.class()] + self.probs[BACK_CLASS];
         self.tile = Face::Back;
         self.sideways = false;
         // A later lay_as must not read the face again.
