@@ -43,6 +43,15 @@ pub struct Layout {
     pub unplaced: Vec<usize>,
 }
 
+/// How far (in median tile widths) two face-up boxes' centres may sit closer than their tiles
+/// allow before one is taken for a second box over the same tile (see [`drop_doubled`]). Chosen
+/// on held-out fixtures (model card, "Doubled boxes and steep rows").
+const DOUBLED_GAP: f32 = 0.35;
+
+/// A tile's height over its width, at the low end of riichi sets (1.28–1.42): the least a
+/// sideways tile takes along its row, in upright tile widths.
+const TILE_ASPECT: f32 = 1.3;
+
 /// Angle difference on axes (mod π), in 0..=π/2.
 pub(crate) fn axis_difference(a: f32, b: f32) -> f32 {
     let d = (a - b).rem_euclid(std::f32::consts::PI);
@@ -106,71 +115,182 @@ fn row_direction(detections: &[Detection], guess: (f32, f32), tile_w: f32) -> (f
     (angle.cos(), angle.sin())
 }
 
+/// Where the tiles of a photo sit: the median tile, and each tile's place along and across
+/// the rows, which are grouped.
+struct Frame {
+    /// An upright tile's width along the row and height across it (medians).
+    tile_w: f32,
+    tile_h: f32,
+    /// A sideways tile's length along the row.
+    tile_long: f32,
+    along: Vec<f32>,
+    across: Vec<f32>,
+    /// Tiles by row, each row in order across the rows.
+    rows: Vec<Vec<usize>>,
+}
+
+impl Frame {
+    /// Measures a photo's frame from its (at least one) detections, and marks sideways the
+    /// tiles turned a quarter from the hand's up axis, unless read both ways (whose readings
+    /// already decided).
+    fn measure(detections: &mut [Detection]) -> Frame {
+        let mut up = up_axis(&detections.iter().map(|d| d.rotated.phi).collect::<Vec<_>>());
+        for d in detections.iter_mut() {
+            if d.turned.is_none() {
+                d.sideways = axis_difference(d.rotated.phi, up) >= std::f32::consts::FRAC_PI_4;
+            }
+        }
+        // Tops towards the top of the photo.
+        if up.sin() > 0.0 || (up.sin().abs() < 1e-3 && up.cos() > 0.0) {
+            up += std::f32::consts::PI;
+        }
+        let upright: Vec<&Detection> = detections.iter().filter(|d| !d.sideways).collect();
+        let tile_h = median(
+            upright
+                .iter()
+                .map(|d| d.rotated.h.max(d.rotated.w))
+                .collect(),
+        );
+        let tile_w = median(
+            upright
+                .iter()
+                .map(|d| d.rotated.w.min(d.rotated.h))
+                .collect(),
+        );
+        let (tile_h, tile_w) = if tile_h > 0.0 {
+            (tile_h, tile_w)
+        } else {
+            let all = median(
+                detections
+                    .iter()
+                    .map(|d| d.rotated.h.max(d.rotated.w))
+                    .collect(),
+            );
+            (all, all * 0.75)
+        };
+
+        // The row runs where neighbouring tiles sit, which in a perspective or tilted shot can be
+        // several degrees off the tiles' own axes: enough to cut a long row in two.
+        let (rx, ry) = row_direction(detections, (-up.sin(), up.cos()), tile_w);
+        let (ux, uy) = (ry, -rx);
+        let along: Vec<f32> = detections
+            .iter()
+            .map(|d| d.rotated.cx * rx + d.rotated.cy * ry)
+            .collect();
+        let across: Vec<f32> = detections
+            .iter()
+            .map(|d| -(d.rotated.cx * ux + d.rotated.cy * uy))
+            .collect();
+
+        // A steep shot foreshortens the faces until their boxes are wider than tall, so a
+        // tile's width along the row is the box side that lies along the row, not its shorter
+        // side. A tile laid sideways is not foreshortened along the row: its length there is
+        // at least the physical tile's.
+        let row_angle = ry.atan2(rx);
+        let spans: Vec<(f32, f32)> = detections
+            .iter()
+            .filter(|d| !d.sideways)
+            .map(|d| {
+                let b = &d.rotated;
+                if axis_difference(b.phi, row_angle) > std::f32::consts::FRAC_PI_4 {
+                    (b.w, b.h)
+                } else {
+                    (b.h, b.w)
+                }
+            })
+            .collect();
+        let (tile_w, tile_h) = if spans.is_empty() {
+            (tile_w, tile_h)
+        } else {
+            (
+                median(spans.iter().map(|s| s.0).collect()),
+                median(spans.iter().map(|s| s.1).collect()),
+            )
+        };
+        let tile_long = tile_h.max(TILE_ASPECT * tile_w);
+        // Rows: split the tiles where the gap across the row direction is large.
+        let mut order: Vec<usize> = (0..detections.len()).collect();
+        order.sort_by(|&a, &b| across[a].total_cmp(&across[b]));
+        let mut rows: Vec<Vec<usize>> = vec![vec![order[0]]];
+        for pair in order.windows(2) {
+            if across[pair[1]] - across[pair[0]] > 0.6 * tile_h {
+                rows.push(Vec::new());
+            }
+            if let Some(row) = rows.last_mut() {
+                row.push(pair[1]);
+            }
+        }
+        Frame {
+            tile_w,
+            tile_h,
+            tile_long,
+            along,
+            across,
+            rows,
+        }
+    }
+
+    /// The space between two tiles of a row beyond what their median sizes take, in tile
+    /// widths: about zero for neighbours, negative for boxes that overlap.
+    fn gap(&self, a: usize, b: usize, detections: &[Detection]) -> f32 {
+        let extent = |i: usize| {
+            if detections[i].sideways {
+                self.tile_long
+            } else {
+                self.tile_w
+            }
+        };
+        ((self.along[b] - self.along[a]).abs() - (extent(a) + extent(b)) / 2.0) / self.tile_w
+    }
+}
+
+/// Drops the boxes a tile beside them already holds, before the layout: of two face-up boxes
+/// in one line of a row whose centres sit closer than their median tiles allow by more than
+/// [`DOUBLED_GAP`], the one the detector is less sure of. The detector sometimes draws a second
+/// box over a called tile (one along its face, one turned) or over the halves of one tile, and
+/// each would count as a tile of its own. Measured along the row and in median tiles, because
+/// the boxes of a tilted photo overlap on the image axes and a doubled box can be any size.
+pub fn drop_doubled(detections: &mut Vec<Detection>) {
+    if detections.is_empty() {
+        return;
+    }
+    let frame = Frame::measure(detections);
+    let mut doubled = Vec::new();
+    for row in &frame.rows {
+        let mut faces: Vec<usize> = row
+            .iter()
+            .copied()
+            .filter(|&i| detections[i].tile != Face::Back)
+            .collect();
+        faces.sort_by(|&a, &b| frame.along[a].total_cmp(&frame.along[b]));
+        for pair in faces.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            // Stacked tiles (an added kan) share a place along the row but not across it.
+            let one_line = (frame.across[a] - frame.across[b]).abs() < 0.3 * frame.tile_h;
+            if one_line && frame.gap(a, b, detections) < -DOUBLED_GAP {
+                let less_sure = if detections[a].detector_score < detections[b].detector_score {
+                    a
+                } else {
+                    b
+                };
+                doubled.push(less_sure);
+            }
+        }
+    }
+    doubled.sort_unstable();
+    doubled.dedup();
+    for i in doubled.into_iter().rev() {
+        detections.remove(i);
+    }
+}
+
 /// Lays out the detections and marks the sideways ones.
 pub fn lay_out(detections: &mut [Detection]) -> Layout {
     if detections.is_empty() {
         return Layout::default();
     }
-    let mut up = up_axis(&detections.iter().map(|d| d.rotated.phi).collect::<Vec<_>>());
-    for d in detections.iter_mut() {
-        if d.turned.is_none() {
-            d.sideways = axis_difference(d.rotated.phi, up) >= std::f32::consts::FRAC_PI_4;
-        }
-    }
-    // Tops towards the top of the photo.
-    if up.sin() > 0.0 || (up.sin().abs() < 1e-3 && up.cos() > 0.0) {
-        up += std::f32::consts::PI;
-    }
-    let upright: Vec<&Detection> = detections.iter().filter(|d| !d.sideways).collect();
-    let tile_h = median(
-        upright
-            .iter()
-            .map(|d| d.rotated.h.max(d.rotated.w))
-            .collect(),
-    );
-    let tile_w = median(
-        upright
-            .iter()
-            .map(|d| d.rotated.w.min(d.rotated.h))
-            .collect(),
-    );
-    let (tile_h, tile_w) = if tile_h > 0.0 {
-        (tile_h, tile_w)
-    } else {
-        let all = median(
-            detections
-                .iter()
-                .map(|d| d.rotated.h.max(d.rotated.w))
-                .collect(),
-        );
-        (all, all * 0.75)
-    };
-
-    // The row runs where neighbouring tiles sit, which in a perspective or tilted shot can be
-    // several degrees off the tiles' own axes: enough to cut a long row in two.
-    let (rx, ry) = row_direction(detections, (-up.sin(), up.cos()), tile_w);
-    let (ux, uy) = (ry, -rx);
-    let along: Vec<f32> = detections
-        .iter()
-        .map(|d| d.rotated.cx * rx + d.rotated.cy * ry)
-        .collect();
-    let across: Vec<f32> = detections
-        .iter()
-        .map(|d| -(d.rotated.cx * ux + d.rotated.cy * uy))
-        .collect();
-
-    // Rows: split the tiles where the gap across the row direction is large.
-    let mut order: Vec<usize> = (0..detections.len()).collect();
-    order.sort_by(|&a, &b| across[a].total_cmp(&across[b]));
-    let mut rows: Vec<Vec<usize>> = vec![vec![order[0]]];
-    for pair in order.windows(2) {
-        if across[pair[1]] - across[pair[0]] > 0.6 * tile_h {
-            rows.push(Vec::new());
-        }
-        if let Some(row) = rows.last_mut() {
-            row.push(pair[1]);
-        }
-    }
+    let frame = Frame::measure(detections);
+    let (tile_w, along, across, rows) = (frame.tile_w, &frame.along, &frame.across, &frame.rows);
     let hand_row = (0..rows.len())
         .max_by(|&a, &b| rows[a].len().cmp(&rows[b].len()).then(b.cmp(&a).reverse()))
         .unwrap_or(0);
@@ -244,22 +364,14 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
         }
         slots.push(vec![i]);
     }
-    let extent = |i: usize| {
-        if detections[i].sideways {
-            tile_h
-        } else {
-            tile_w
-        }
-    };
     // Groups: runs of slots separated by gaps wider than a third of a tile.
     let mut groups: Vec<Vec<usize>> = vec![vec![0]];
     // The gap before each slot, in tile widths.
     let mut gaps = vec![0f32; slots.len()];
     for s in 1..slots.len() {
         let (a, b) = (slots[s - 1][0], slots[s][0]);
-        let gap = along[b] - along[a] - (extent(a) + extent(b)) / 2.0;
-        gaps[s] = gap / tile_w;
-        if gap > 0.33 * tile_w {
+        gaps[s] = frame.gap(a, b, detections);
+        if gaps[s] > 0.33 {
             groups.push(Vec::new());
         }
         if let Some(group) = groups.last_mut() {
@@ -947,6 +1059,100 @@ pub(crate) mod tests {
         }
         let layout = lay_out(&mut d);
         assert_eq!(layout.dora, vec![14, 15]);
+    }
+
+    #[test]
+    fn a_steep_shot_whose_faces_are_wider_than_tall_keeps_its_rows_and_gaps() {
+        // Seen from low down, each face is foreshortened to 40 wide by 30 high: the tiles'
+        // width along the row is the boxes' longer side.
+        let squash = |mut d: Detection| {
+            d.rotated.w = if d.sideways { 30.0 } else { 40.0 };
+            d.rotated.h = if d.sideways { 52.0 } else { 30.0 };
+            d
+        };
+        let tiles = crate::notation::parse_tiles("456p789s11z").unwrap();
+        let mut d: Vec<Detection> = tiles
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                squash(det(
+                    &t.to_string(),
+                    41.0 * i as f32,
+                    200.0,
+                    false,
+                    0.95,
+                    None,
+                ))
+            })
+            .collect();
+        // A chi whose called tile lies sideways (52 along the row), and a closed kan.
+        d.push(squash(det("1m", 354.0, 205.0, true, 0.95, None)));
+        d.push(squash(det("2m", 401.0, 200.0, false, 0.95, None)));
+        d.push(squash(det("3m", 442.0, 200.0, false, 0.95, None)));
+        for (i, face) in ["back", "5s", "5s", "back"].iter().enumerate() {
+            d.push(squash(det(
+                face,
+                497.0 + 41.0 * i as f32,
+                200.0,
+                false,
+                0.95,
+                None,
+            )));
+        }
+        let layout = lay_out(&mut d);
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "456p789s11z [1*23m] (5555s)");
+        assert!(read.complete);
+    }
+
+    #[test]
+    fn a_second_box_over_a_called_tile_is_dropped() {
+        let mut d = row("456p789s11z777p", 0.0, 200.0);
+        let x = 11.0 * 31.0 + 30.0;
+        d.push(det("1m", x + 5.0, 205.0, true, 0.95, None));
+        d.push(det("2m", x + 46.0, 200.0, false, 0.95, None));
+        d.push(det("3m", x + 77.0, 200.0, false, 0.95, None));
+        // The detector also drew an upright box over the called tile's right half, which reads
+        // as another tile; it is surer of the called tile's own box.
+        let mut second = det("4p", x + 12.0, 202.0, false, 0.9, None);
+        second.detector_score = 0.5;
+        d.push(second);
+        drop_doubled(&mut d);
+        assert_eq!(d.len(), 14);
+        let layout = lay_out(&mut d);
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "456p789s11z777p [1*23m]");
+        assert!(read.complete);
+    }
+
+    #[test]
+    fn close_neighbours_stacked_tiles_and_the_dead_wall_are_not_doubled() {
+        // A row whose tiles sit a little closer than the median tile (the far end of a
+        // perspective shot), an added kan's two stacked tiles, and the dead wall's two tiers
+        // of backs seen from above.
+        let mut d = row("234m567p", 0.0, 200.0);
+        let x = 6.0 * 31.0;
+        for (i, face) in ["1s", "1s", "2z", "2z"].iter().enumerate() {
+            d.push(det(face, x + 26.0 * i as f32, 200.0, false, 0.95, None));
+        }
+        let x = x + 4.0 * 26.0 + 30.0;
+        d.push(det("9p", x + 5.0, 205.0, true, 0.95, None));
+        d.push(det("9p", x + 5.0, 174.0, true, 0.95, None));
+        d.push(det("9p", x + 46.0, 200.0, false, 0.95, None));
+        d.push(det("9p", x + 77.0, 200.0, false, 0.95, None));
+        for i in 0..6 {
+            d.push(det(
+                "back",
+                100.0 + 15.0 * i as f32,
+                80.0,
+                false,
+                0.95,
+                None,
+            ));
+        }
+        let before = d.len();
+        drop_doubled(&mut d);
+        assert_eq!(d.len(), before);
     }
 
     #[test]

@@ -941,6 +941,7 @@ impl Recognizer {
 
 impl PhotoReading {
     fn lay_out(width: u32, height: u32, mut tiles: Vec<Detection>) -> PhotoReading {
+        layout::drop_doubled(&mut tiles);
         let layout = layout::lay_out(&mut tiles);
         let hand = layout::read_hand(&layout, &tiles);
         PhotoReading {
