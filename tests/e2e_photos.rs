@@ -176,14 +176,14 @@ fn assert_read_exactly(outcomes: &[Outcome], exact: &[&str]) {
 
 /// The fixtures not read exactly as far shots ([`far_frame`]: the photo shrunk to half size in
 /// the middle of a frame of the same size, so its median box is 12 to 19 pixels wide at the
-/// detector's 640-pixel input); the other 17 are. The detector runs a second time on a larger
+/// detector's 640-pixel input); the other 18 are. The detector runs a second time on a larger
 /// input when the boxes of its first pass are that narrow (`Settings::zoom_below`), over the
 /// part of it around the first pass's boxes (`Settings::zoom_margin`); measured 2026-11-24 with
 /// the version-5 models: 17 of 20 read exactly (18 with the second pass over the whole input,
-/// 6 without the second pass). Not read: 07 (the added kan's stacked pair, two 4p missed), 08
-/// (a dora indicator missed), 20 (the steep shot's called 1p taken for upright and another
-/// tile of its pon for the called one).
-const FAR_NOT_READ: [&str; 3] = ["07-added-kan-normal", "08-two-melds-normal", "20-pon-steep"];
+/// 6 without the second pass); 18 since the layout picks a pon's called tile by the tiles'
+/// spacing when the readings cannot tell (2026-11-25; 20, the steep shot's pon of 1p). Not
+/// read: 07 (the added kan's stacked pair, two 4p missed), 08 (a dora indicator missed).
+const FAR_NOT_READ: [&str; 2] = ["07-added-kan-normal", "08-two-melds-normal"];
 
 /// Far shots of the fixtures are read exactly, but for those of [`FAR_NOT_READ`].
 #[test]
@@ -201,7 +201,7 @@ fn far_shots_are_read_through_a_larger_detector_input() {
         .into_iter()
         .filter(|name| !FAR_NOT_READ.contains(name))
         .collect();
-    assert_eq!(far_exact.len(), 17);
+    assert_eq!(far_exact.len(), 18);
     assert_read_exactly(&outcomes, &far_exact);
 }
 
