@@ -523,12 +523,12 @@ fn called_slot(
 /// sideways tile makes.
 fn placement_errors(chunk: &[usize], slots: &[Vec<usize>], frame: &Frame) -> Vec<f32> {
     let extra = (frame.tile_long - frame.tile_w) / 2.0;
+    if extra <= 0.0 {
+        return vec![0.0; chunk.len()];
+    }
     let centres: Vec<f32> = chunk.iter().map(|&s| frame.along[slots[s][0]]).collect();
     (0..chunk.len())
         .map(|called| {
-            if extra <= 0.0 {
-                return 0.0;
-            }
             centres
                 .windows(2)
                 .enumerate()
