@@ -9,6 +9,9 @@
 //!   pixels repeated outwards), so its median box is 12–19 pixels wide at the detector's 640
 //!   input and the detector runs a second time on a larger input (`Settings::zoom_below`).
 //!   They are also written as PNG to `target/tmp/bench-far-frames/` for the peer's run.
+//! - `recognize/frame_720p_incomplete/1_thread`: the same on the fixtures with their winning
+//!   tile painted over in the table's colour, so no hand is complete and the faint boxes are
+//!   tried one by one (`Recognizer::complete_hand`); the worst case of a live view.
 //! - `recognize/decode_12mp`: decoding one 4000×3000 JPEG in full (`Rgb::decode`, EXIF
 //!   applied), and `recognize/decode_12mp_reduced`: at the reduced size `riichi-lens batch`
 //!   decodes it (`decode_for_reading`: half size here).
@@ -185,6 +188,11 @@ fn main() {
         .map(|p| Rgb::open(p).expect("fixture decodes"))
         .collect();
     let far_frames: Vec<Rgb> = frames.iter().map(photo_fixtures::far_frame).collect();
+    let incomplete_frames: Vec<Rgb> = photo_fixtures::load_all()
+        .iter()
+        .take(frames.len())
+        .map(photo_fixtures::incomplete_frame)
+        .collect();
     if benchmarking {
         write_far_frames(&far_frames);
     }
@@ -223,6 +231,12 @@ fn main() {
             b.iter(|| {
                 next = (next + 1) % far_frames.len();
                 black_box(one.read_photo(&far_frames[next]).expect("read"))
+            })
+        });
+        group.bench_function("frame_720p_incomplete/1_thread", |b| {
+            b.iter(|| {
+                next = (next + 1) % incomplete_frames.len();
+                black_box(one.read_photo(&incomplete_frames[next]).expect("read"))
             })
         });
         group.sample_size(10);
@@ -278,7 +292,12 @@ fn main() {
 
     // Own timing: every frame / photo in turn, after one warm-up pass.
     let passes = if benchmarking { 5 } else { 1 };
-    for (set, frames) in [("", &frames), (" far (zoomed)", &far_frames)] {
+    let sets = [
+        ("", &frames),
+        (" far (zoomed)", &far_frames),
+        (" incomplete hand", &incomplete_frames),
+    ];
+    for (set, frames) in sets {
         for (label, recognizer) in [("1 thread", &mut one), ("2 threads", &mut two)] {
             for frame in frames {
                 black_box(recognizer.read_photo(frame).expect("read"));

@@ -207,7 +207,9 @@ fn a_missing_model_is_a_message_and_the_hand_can_be_typed() {
         matches!(a.recognizer_state(), RecognizerState::Failed(_))
     });
     h.get_by_label_contains("tile_detector.onnx not found");
-    // The frame is still shown, and a hand can be typed in notation and scored.
+    // The frame is still shown, and a hand can be typed in notation and scored. (Its arrival
+    // moves the editor down: a click before it could miss the notation field.)
+    step_until(&mut h, "the frame", RiichiApp::has_frame);
     assert!(h.state().editor.hand.is_none());
     h.get_by_label("Notation").click();
     h.run_steps(1);

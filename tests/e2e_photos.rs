@@ -295,6 +295,80 @@ fn large_photos_are_read_from_a_reduced_decode() {
     assert!(reading.tiles.len().abs_diff(full.tiles.len()) <= 1);
 }
 
+/// A tile the detector scores under its threshold is found again when the hand lacks it: with
+/// the threshold raised just over the faintest hand tile of fixture 01, the sure boxes make
+/// thirteen tiles, and of the faint boxes the one that completes the hand is that tile, read
+/// as it was. Without faint boxes the hand stays incomplete.
+#[test]
+fn a_faint_tile_that_completes_the_hand_is_added() {
+    let (mut recognizer, fixture, rgb) = fixture_01();
+    let default = recognizer.read_photo(&rgb).expect("read");
+    assert!(compare(&fixture, &default).exact());
+    let layout = &default.layout;
+    let mut scores: Vec<f32> = layout
+        .concealed
+        .iter()
+        .chain(&layout.win)
+        .chain(layout.melds.iter().flat_map(|m| &m.tiles))
+        .map(|&i| default.tiles[i].detector_score)
+        .collect();
+    scores.sort_by(f32::total_cmp);
+    assert!(
+        scores[1] - scores[0] > 0.01,
+        "the two faintest hand tiles score {} and {}",
+        scores[0],
+        scores[1]
+    );
+    recognizer.settings.score_threshold = 0.5 * (scores[0] + scores[1]);
+    let hand = |r: &riichi_lens::vision::PhotoReading| {
+        r.hand
+            .clone()
+            .map(|h| (h.concealed, h.melds, h.win, h.complete))
+    };
+
+    recognizer.settings.faint_threshold = 0.0;
+    let without = recognizer
+        .read_photo(&rgb)
+        .expect("read without faint boxes");
+    let without = hand(&without).expect("a hand row");
+    assert!(!without.3, "thirteen tiles: {:?}", without.0);
+
+    recognizer.settings.faint_threshold = 0.08;
+    let with = recognizer.read_photo(&rgb).expect("read with faint boxes");
+    assert_eq!(hand(&with), hand(&default));
+    assert!(hand(&with).is_some_and(|h| h.3));
+}
+
+/// No faint box joins a hand whose missing tile is not in the photo: with each fixture's
+/// winning tile painted over, every tile read is a sure box. No hand reads as complete unless
+/// the hand-aware decoding changed readings to make it, which marks them for the user to check
+/// (it can: up to three changed readings may make fourteen tiles of a row's thirteen and a
+/// meld laid out as part of the row).
+#[test]
+fn no_faint_box_stands_in_for_a_tile_that_is_gone() {
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    let threshold = recognizer.settings.score_threshold;
+    for fixture in load_all() {
+        let frame = photo_fixtures::incomplete_frame(&fixture);
+        let reading = recognizer.read_photo(&frame).expect("read");
+        let faint: Vec<_> = reading
+            .tiles
+            .iter()
+            .filter(|t| t.detector_score < threshold)
+            .map(|t| (t.tile.notation(), t.detector_score))
+            .collect();
+        assert!(faint.is_empty(), "{}: faint boxes {faint:?}", fixture.name);
+        let hand = reading.hand.expect("the rest of the hand row is read");
+        assert!(
+            !hand.complete || !hand.corrected.is_empty(),
+            "{}: {} read as complete as it stands",
+            fixture.name,
+            hand.notation()
+        );
+    }
+}
+
 /// Copies the face of the ground-truth tile `truth` (its `rotated` box) from `from` onto `to`,
 /// centred at `at` and turned by `turn` radians (nearest-pixel sampling).
 fn paste_turned(from: &Rgb, to: &mut Rgb, truth: &serde_json::Value, turn: f32, at: (f32, f32)) {

@@ -57,8 +57,8 @@ READ_TURN_BELOW = 0.9
 # A box this many times its upright neighbours' extent along the up axis and across it is the size of two sideways tiles
 # stacked (an added kan); it is read as its two halves when both read as the same tile at least STACK_CONFIDENCE sure
 # (`stacked_pair_halves` / `split_stacked_pairs` in the Rust runtime).
-STACK_ALONG = (1.2, 1.9)
-STACK_ACROSS = (1.1, 1.7)
+STACK_ALONG = (1.15, 1.9)
+STACK_ACROSS = (1.0, 1.7)
 STACK_NEIGHBOURS = 3  # the nearest upright boxes, which must form a row with it:
 STACK_ROW_OFFSET = 0.6  # centres at most this many neighbour heights apart along the up axis,
 STACK_REACH = 3.5  # at most this many neighbour widths away,
@@ -281,8 +281,9 @@ class Recognizer:
             if not (STACK_ALONG[0] <= along / along_ref <= STACK_ALONG[1]
                     and STACK_ACROSS[0] <= across / across_ref <= STACK_ACROSS[1]):
                 continue
-            half = [dict(b, cx=b["cx"] + k * ux * along / 4, cy=b["cy"] + k * uy * along / 4, w=along / 2, h=across,
-                         phi=up + math.pi / 2) for k in (1, -1)]
+            step = max(along / 2, across_ref)  # a short box's halves at least a tile's size
+            half = [dict(b, cx=b["cx"] + k * ux * step / 2, cy=b["cy"] + k * uy * step / 2, w=step,
+                         h=max(across, along_ref), phi=up + math.pi / 2) for k in (1, -1)]
             out.append((i, half))
         return out
 

@@ -170,6 +170,12 @@ impl RiichiApp {
         self.live.has_reading()
     }
 
+    /// Whether a frame of the current source is shown (tests wait for it: the layout shifts
+    /// when the first one arrives).
+    pub fn has_frame(&self) -> bool {
+        self.live.frame.is_some()
+    }
+
     /// The recognizer's state.
     pub fn recognizer_state(&self) -> &RecognizerState {
         &self.live.recognizer

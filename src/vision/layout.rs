@@ -735,7 +735,7 @@ fn meld_options(spot: &MeldSpot, detections: &[Detection]) -> Vec<(Vec<Tile>, f3
             tiles.push(Tile::plain(kind));
         }
         let count = spot.tiles.len();
-        if count == 3 || count == 4 {
+        if count == 4 || (count == 3 && backs_in_pon(spot, detections, kind)) {
             options.push((tiles, total));
         }
         // A sequence starting at `kind`, tiles in any order: try the three assignments that
@@ -773,6 +773,21 @@ fn meld_options(spot: &MeldSpot, detections: &[Detection]) -> Vec<(Vec<Tile>, f3
     options.truncate(4);
     options
 }
+
+/// Whether the backs of a three-tile meld spot can be copies of `kind` in a pon: each must give
+/// that face some chance. A pon has no face-down tile, but a blank face (a white
+/// dragon) can read as an ivory back; a coloured back beside a white dragon is a closed kan
+/// that lost a tile, not a pon.
+fn backs_in_pon(spot: &MeldSpot, detections: &[Detection], kind: Kind) -> bool {
+    let face = Face::Tile(Tile::plain(kind)).class();
+    spot.tiles
+        .iter()
+        .filter(|&&i| detections[i].tile == Face::Back)
+        .all(|&i| detections[i].probs[face] >= BACK_AS_FACE)
+}
+
+/// See [`backs_in_pon`]: the least probability of a face a back in a pon must have.
+const BACK_AS_FACE: f32 = 0.01;
 
 fn meld_from(spot: &MeldSpot, tiles: &[Tile]) -> Option<Meld> {
     let same = tiles.iter().all(|t| t.kind() == tiles[0].kind());
@@ -1100,6 +1115,34 @@ pub(crate) mod tests {
         assert_eq!(read.notation(), "123m456p789s11z [5*55z]");
         let dora: Vec<Tile> = ["5z", "3m"].map(|t| parse_tile(t).unwrap()).to_vec();
         assert_eq!(read.dora_indicators, dora);
+    }
+
+    #[test]
+    fn a_closed_kan_that_lost_a_tile_is_no_pon_but_a_blank_read_as_a_back_may_be() {
+        // Back, white dragon, back: a closed kan of white dragons with one dragon missed. Its
+        // coloured backs give the white dragon no chance, so no pon of it is read.
+        let kan_less_one = |back_blank: f32| {
+            let mut d = row("111m456m666m99m", 0.0, 200.0);
+            let mut x = 11.0 * 31.0 + 30.0;
+            for face in ["back", "5z", "back"] {
+                let second = (face == "back" && back_blank > 0.0).then_some("5z");
+                let p = if second.is_some() {
+                    1.0 - back_blank
+                } else {
+                    0.95
+                };
+                d.push(det(face, x, 200.0, false, p, second));
+                x += 31.0;
+            }
+            let layout = lay_out(&mut d);
+            assert_eq!(layout.melds.len(), 1, "{layout:?}");
+            read_hand(&layout, &d)
+        };
+        assert_eq!(kan_less_one(0.0), None);
+        // Blanks that might be white dragons (an ivory-backed set's pon) still make one.
+        let read = kan_less_one(0.3).expect("a hand");
+        assert!(read.complete);
+        assert_eq!(read.melds.len(), 1);
     }
 
     #[test]

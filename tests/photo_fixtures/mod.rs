@@ -552,6 +552,43 @@ pub fn far_frame(image: &Rgb) -> Rgb {
     Rgb::new(w, h, pixels).expect("frame size")
 }
 
+/// The fixture's photo with its winning tile painted over in the table's colour (the median
+/// of the photo's border pixels), so the hand read from it lacks a tile (or two: the paint
+/// reaches a third of a tile beyond the face, into a neighbour not set apart).
+pub fn incomplete_frame(fixture: &Fixture) -> Rgb {
+    let mut rgb = Rgb::open(&fixture.image).expect("fixture image");
+    let (w, h) = (rgb.width as usize, rgb.height as usize);
+    let mut border: Vec<[u8; 3]> = (0..w)
+        .flat_map(|x| [(x, 0), (x, h - 1)])
+        .chain((0..h).flat_map(|y| [(0, y), (w - 1, y)]))
+        .map(|(x, y)| {
+            let i = (y * w + x) * 3;
+            [rgb.pixels[i], rgb.pixels[i + 1], rgb.pixels[i + 2]]
+        })
+        .collect();
+    let table: [u8; 3] = std::array::from_fn(|c| {
+        border.sort_by_key(|p| p[c]);
+        border[border.len() / 2][c]
+    });
+    let win = fixture.truth["layout"]["win"].as_u64().expect("win index") as usize;
+    let b: Vec<f64> = fixture.truth["tiles"][win]["box"]
+        .as_array()
+        .expect("box")
+        .iter()
+        .map(|v| v.as_f64().expect("coordinate"))
+        .collect();
+    // The face's box grown by a third of its size, so the tile's sides go too.
+    let grow = (b[2] - b[0]).max(b[3] - b[1]) / 3.0;
+    let clamp = |v: f64, n: usize| (v.max(0.0) as usize).min(n);
+    for y in clamp(b[1] - grow, h)..clamp(b[3] + grow, h) {
+        for x in clamp(b[0] - grow, w)..clamp(b[2] + grow, w) {
+            let i = (y * w + x) * 3;
+            rgb.pixels[i..i + 3].copy_from_slice(&table);
+        }
+    }
+    rgb
+}
+
 /// RGB pixels of `size` resized to `to` with `filter`.
 pub fn resized(
     pixels: &[u8],
