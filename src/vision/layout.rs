@@ -650,7 +650,8 @@ pub struct ReadHand {
     pub dora_indicators: Vec<Tile>,
     /// Detection indices whose reading is doubtful (low confidence, or changed by decoding).
     pub uncertain: Vec<usize>,
-    /// Detection indices the hand-aware decoding changed from the top reading.
+    /// Detection indices the hand-aware decoding changed from the top reading (a concealed
+    /// tile read as a back included: it is read as a face).
     pub corrected: Vec<usize>,
     /// Whether the tiles make a complete hand.
     pub complete: bool,
@@ -895,7 +896,10 @@ pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> 
     };
     let mut corrected = Vec::new();
     for (s, slot) in slots.iter().enumerate() {
-        if choice[s] != 0 {
+        // A concealed tile read as a back is read as a face it does not show: a change too,
+        // even when that face is its best one.
+        let back = s < n_concealed && detections[slot.detections[0]].tile == Face::Back;
+        if choice[s] != 0 || back {
             corrected.extend(slot.detections.iter().copied());
         }
     }
@@ -1143,6 +1147,18 @@ pub(crate) mod tests {
         let read = kan_less_one(0.3).expect("a hand");
         assert!(read.complete);
         assert_eq!(read.melds.len(), 1);
+    }
+
+    #[test]
+    fn a_back_in_the_concealed_row_is_read_as_a_face_and_marked() {
+        let mut d = row("123m456p789s11222z", 0.0, 200.0);
+        d[12] = det("back", 12.0 * 31.0, 200.0, false, 0.9, Some("2z"));
+        let layout = lay_out(&mut d);
+        let read = read_hand(&layout, &d).unwrap();
+        assert!(read.complete);
+        assert_eq!(read.notation(), "123m456p789s11222z");
+        assert_eq!(read.corrected, vec![12]);
+        assert!(read.uncertain.contains(&12));
     }
 
     #[test]
