@@ -445,12 +445,13 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     for &i in layout.concealed.iter().chain(&layout.win) {
         detections[i].lay_as(false);
     }
-    // No meld has fewer than three tiles: a run that short was cut by a gap measured wrong
-    // (a called tile taken for upright is narrower along the row), so it joins the next run.
+    // No meld has fewer than three places (an added kan's stacked pair is one): a run that
+    // short was cut by a gap measured wrong (a called tile taken for upright is narrower along
+    // the row, a stacked pair's upper tile sits off its lower one), so it joins the next run.
     let mut meld_runs: Vec<Vec<usize>> = Vec::new();
     for group in &groups[meld_start..] {
         match meld_runs.last_mut() {
-            Some(last) if tiles_in(std::slice::from_ref(last)) < 3 => last.extend(group),
+            Some(last) if last.len() < 3 => last.extend(group),
             _ => meld_runs.push(group.clone()),
         }
     }
@@ -1330,6 +1331,26 @@ pub(crate) mod tests {
         assert_eq!(layout.unplaced, vec![13]);
         let read = read_hand(&layout, &d).unwrap();
         assert_eq!(read.notation(), "234m567p11z {9*999p} [1*23s]");
+    }
+
+    #[test]
+    fn an_added_kan_cut_by_a_gap_after_its_stacked_pair_stays_one_meld() {
+        // Seed 27's 07: 1m upright, the stacked pair, then a gap of a third of a tile (the
+        // upper tile sits off the lower one) before the last 1m. The run before the gap holds
+        // three tiles but two places, too few for a meld.
+        let mut d = row("234m567p789s11z", 0.0, 200.0);
+        let mut x = 11.0 * 31.0 + 30.0;
+        d.push(det("9p", x + 5.0, 200.0, false, 0.95, None));
+        x += 36.0;
+        d.push(det("9p", x + 5.0, 205.0, true, 0.95, None));
+        d.push(det("9p", x + 5.0, 174.0, true, 0.95, None));
+        x += 36.0 + 16.0;
+        d.push(det("9p", x + 5.0, 200.0, false, 0.95, None));
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.melds.len(), 1, "{layout:?}");
+        assert!(layout.melds[0].stacked && layout.unplaced.is_empty());
+        let read = read_hand(&layout, &d).unwrap();
+        assert_eq!(read.notation(), "234m567p789s11z {99*99p}");
     }
 
     #[test]
