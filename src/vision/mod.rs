@@ -244,6 +244,12 @@ impl Detection {
         self.turned = None;
     }
 
+    /// Moves the detection from the pixels of an image to those of one `k` times its size.
+    pub fn scale(&mut self, k: f32) {
+        self.rotated = self.rotated.scaled(k);
+        self.bounds = self.rotated.bounds();
+    }
+
     /// Faces by decreasing probability.
     pub fn ranked(&self) -> Vec<(Face, f32)> {
         let mut ranked: Vec<(Face, f32)> = (0..CLASS_COUNT)
@@ -980,8 +986,7 @@ impl Recognizer {
         let mut tiles = self.read_boxes(&photo.image, boxes)?;
         let k = photo.reduction as f32;
         for tile in &mut tiles {
-            tile.rotated = tile.rotated.scaled(k);
-            tile.bounds = tile.rotated.bounds();
+            tile.scale(k);
         }
         let size = (photo.full_width, photo.full_height);
         let reading = self.complete_hand(&photo.image, k, size, tiles, &faint)?;
@@ -1014,15 +1019,8 @@ impl Recognizer {
         let up = layout::up_axis(&tiles.iter().map(|t| t.rotated.phi).collect::<Vec<_>>());
         let tried = &faint[..faint.len().min(FAINT_TRIED)];
         let candidates = self.read_along(image, tried.to_vec(), up)?;
-        let candidates: Vec<Detection> = candidates
-            .into_iter()
-            .map(|(mut c, _)| {
-                c.rotated = c.rotated.scaled(scale);
-                c.bounds = c.rotated.bounds();
-                c
-            })
-            .collect();
-        for candidate in candidates {
+        for (mut candidate, _) in candidates {
+            candidate.scale(scale);
             let mut trial = tiles.clone();
             trial.push(candidate);
             let completed = PhotoReading::lay_out(width, height, trial);
