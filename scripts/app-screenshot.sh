@@ -10,12 +10,18 @@ cd "$(dirname "$0")/.."
 out=$1; shift
 wait_s=${WAIT_S:-8}
 bin=${BIN:-${CARGO_TARGET_DIR:-target}/release/riichi-lens}
-display=:$((90 + RANDOM % 40))
 config=$(mktemp -d)
-Xvfb "$display" -screen 0 1400x860x24 -nolisten tcp >/dev/null 2>&1 &
+# Xvfb picks a free display itself and writes its number once it accepts connections.
+Xvfb -displayfd 3 -screen 0 1400x860x24 -nolisten tcp 3>"$config/display" >/dev/null 2>&1 &
 xvfb=$!
+app=
 trap 'kill $app $xvfb 2>/dev/null || true; rm -rf "$config"' EXIT
-sleep 1
+for _ in $(seq 100); do
+  [ -s "$config/display" ] && break
+  sleep 0.1
+done
+[ -s "$config/display" ] || { echo "Xvfb did not start" >&2; exit 1; }
+display=:$(tr -d '[:space:]' <"$config/display")
 DISPLAY=$display RIICHI_LENS_CONFIG_DIR=$config "$bin" app "$@" &
 app=$!
 sleep "$wait_s"

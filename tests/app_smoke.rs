@@ -19,6 +19,23 @@ impl Drop for Reaped {
     }
 }
 
+/// An X server stopped with SIGTERM when dropped: SIGKILL would leave its `/tmp/.X{n}-lock`
+/// behind, and after enough runs on one machine every display looked taken.
+struct XServer(Child);
+
+impl Drop for XServer {
+    fn drop(&mut self) {
+        let terminated = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        if !terminated {
+            let _ = self.0.kill();
+        }
+        let _ = self.0.wait();
+    }
+}
+
 fn tool(name: &str) -> PathBuf {
     for dir in std::env::var_os("PATH")
         .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
@@ -32,41 +49,46 @@ fn tool(name: &str) -> PathBuf {
     panic!("{name} is not installed: run scripts/setup.sh (it installs xvfb and ffmpeg)");
 }
 
-/// Starts Xvfb on the first free display from :91.
-fn start_xvfb() -> (Reaped, String) {
-    let xvfb = tool("Xvfb");
-    for n in 91..140 {
-        if Path::new(&format!("/tmp/.X{n}-lock")).exists() {
-            continue;
-        }
-        let screen = format!("{}x{}x24", SIZE.0, SIZE.1);
-        let child = Command::new(&xvfb)
-            .args([
-                &format!(":{n}"),
-                "-screen",
-                "0",
-                &screen,
-                "-nolisten",
-                "tcp",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start Xvfb");
-        let mut child = Reaped(child);
-        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(10) {
-            if socket.exists() {
-                return (child, format!(":{n}"));
-            }
-            if let Ok(Some(_)) = child.0.try_wait() {
-                break; // lost a race for this display; try the next one
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-    panic!("could not start Xvfb on any display from :91 to :139");
+/// Starts Xvfb on a display it picks itself (`-displayfd`): the server skips displays in
+/// use and clears lock files whose server has gone, which a fixed range cannot.
+fn start_xvfb() -> (XServer, String) {
+    let screen = format!("{}x{}x24", SIZE.0, SIZE.1);
+    let errors = std::env::temp_dir().join(format!("rl-smoke-xvfb-{}.log", std::process::id()));
+    let mut child = Command::new(tool("Xvfb"))
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            &screen,
+            "-nolisten",
+            "tcp",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&errors).unwrap())
+        .spawn()
+        .expect("start Xvfb");
+    let stdout = child.stdout.take().expect("Xvfb's stdout is piped");
+    let server = XServer(child);
+    // Xvfb writes the display number once it accepts connections, and closes the pipe if it
+    // dies first; the thread keeps a hung server from hanging the test.
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line);
+        let _ = sender.send(line);
+    });
+    let line = receiver
+        .recv_timeout(Duration::from_secs(30))
+        .unwrap_or_default();
+    let number = line.trim();
+    assert!(
+        !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()),
+        "Xvfb gave no display number ({line:?}): {}",
+        std::fs::read_to_string(&errors).unwrap_or_default()
+    );
+    let _ = std::fs::remove_file(errors);
+    (server, format!(":{number}"))
 }
 
 fn screenshot(display: &str, out: &Path) -> Option<image::RgbImage> {
