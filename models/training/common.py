@@ -22,9 +22,10 @@ BACK = CLS["back"]
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ART_DIR = os.path.join(REPO, "assets", "riichi-tiles-fluffystuff")
-SHARED = os.path.abspath(os.path.join(REPO, "..", "shared", "assets"))
-CAMERASH = os.path.join(SHARED, "camerash-mahjong-dataset")
-ROBOFLOW = os.path.join(SHARED, "roboflow-mahjong-bmblq-v5")
+# The real-photo data training uses, carried by the repository with its licences (datasets/training/README.md), so
+# that training needs nothing from outside it.
+CAMERASH = os.path.join(REPO, "datasets", "training", "camerash")
+ROBOFLOW = os.path.join(REPO, "datasets", "training", "roboflow-mahjong-bmblq-v5")
 CACHE = os.environ.get("RL_CACHE", os.path.join(REPO, ".cache-train"))
 
 # FluffyStuff art file name -> class code
