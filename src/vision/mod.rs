@@ -191,6 +191,22 @@ const STACK_ROW_SPREAD: f32 = 1.25;
 const STACK_CONFIDENCE: f32 = 0.8;
 const STACK_NOT_TILE: f32 = 0.3;
 
+/// Two boxes over the two halves of one sideways tile (the detector sometimes draws a box
+/// over each half of a called tile, and each half of a sideways 4p looks like an upright 2p).
+/// Measured against the nearest upright boxes' extents along the hand's up axis (`long`) and
+/// across it (`short`), their union must have a sideways tile's: across the up axis a tile
+/// seen at its full length, about 1.35 widths (the halves of seeds 14's, 18's and 26's called
+/// 4p measured 1.52–1.57; two upright neighbours whose boxes overlap, 1.65 and more), along it
+/// a width foreshortened as an upright tile's height is. The two boxes must overlap across the
+/// up axis by `PART_OVERLAP` of the narrower one (neighbours' boxes meet), each cover at most
+/// `PART_AREA` of the union, and the union read as a tile at least `PART_CONFIDENCE` sure (and
+/// "not a tile" under [`STACK_NOT_TILE`]).
+const PART_ACROSS: std::ops::RangeInclusive<f32> = 1.2..=1.6;
+const PART_ALONG: std::ops::RangeInclusive<f32> = 0.7..=1.1;
+const PART_OVERLAP: f32 = 0.15;
+const PART_AREA: f32 = 0.8;
+const PART_CONFIDENCE: f32 = 0.9;
+
 impl Detection {
     /// Lays the tile upright or sideways, taking the matching reading when both were made.
     pub fn set_sideways(&mut self, sideways: bool) {
@@ -402,6 +418,7 @@ impl Recognizer {
         boxes: Vec<(RotatedBox, f32)>,
     ) -> Result<Vec<Detection>, VisionError> {
         let up = layout::up_axis(&boxes.iter().map(|b| b.0.phi).collect::<Vec<_>>());
+        let boxes = self.join_tile_parts(image, boxes, up)?;
         let boxes = self.split_stacked_pairs(image, boxes, up)?;
         let read = self.read_along(image, boxes, up)?;
         Ok(drop_dark_faces(&self.settings, read))
@@ -531,6 +548,51 @@ impl Recognizer {
             readings[i] = surest;
         }
         Ok((batch, readings))
+    }
+
+    /// Replaces each pair of boxes that are the halves of one sideways tile (see
+    /// [`tile_part_pairs`]) by the whole tile's box, when that reads confidently as a tile;
+    /// each box joins at most once, the surest reading first.
+    fn join_tile_parts(
+        &mut self,
+        image: &Rgb,
+        boxes: Vec<(RotatedBox, f32)>,
+        up: f32,
+    ) -> Result<Vec<(RotatedBox, f32)>, VisionError> {
+        let candidates = tile_part_pairs(&boxes, up);
+        if candidates.is_empty() {
+            return Ok(boxes);
+        }
+        let unions: Vec<RotatedBox> = candidates.iter().map(|&(_, _, u)| u).collect();
+        let readings = self.classify(image, &unions)?;
+        let mut order: Vec<usize> = (0..candidates.len())
+            .filter(|&k| {
+                let (face, p) = readings[k].best();
+                matches!(face, Some(Face::Tile(_)))
+                    && p >= PART_CONFIDENCE
+                    && readings[k].not_tile < STACK_NOT_TILE
+            })
+            .collect();
+        order.sort_by(|&a, &b| readings[b].best().1.total_cmp(&readings[a].best().1));
+        let mut joined = vec![false; boxes.len()];
+        let mut unions = Vec::new();
+        for k in order {
+            let (i, j, union) = candidates[k];
+            if joined[i] || joined[j] {
+                continue;
+            }
+            joined[i] = true;
+            joined[j] = true;
+            unions.push((union, boxes[i].1.max(boxes[j].1)));
+        }
+        let mut kept: Vec<(RotatedBox, f32)> = boxes
+            .into_iter()
+            .zip(joined)
+            .filter(|(_, joined)| !joined)
+            .map(|(b, _)| b)
+            .collect();
+        kept.extend(unions);
+        Ok(kept)
     }
 
     /// Replaces each box that is really two sideways tiles stacked (see [`stacked_pair_halves`])
@@ -857,6 +919,74 @@ fn extents(b: &RotatedBox, axis: f32) -> (f32, f32) {
         across = (across.0.min(c), across.1.max(c));
     }
     (along.1 - along.0, across.1 - across.0)
+}
+
+/// Pairs of boxes that are the two halves of one sideways tile against the hand's up axis
+/// `up` (see [`PART_ACROSS`]), each with the box of the whole tile, laid sideways.
+fn tile_part_pairs(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<(usize, usize, RotatedBox)> {
+    let (ux, uy) = (up.cos(), up.sin());
+    // Each box's span along the up axis and across it.
+    let spans: Vec<((f32, f32), (f32, f32))> = boxes
+        .iter()
+        .map(|(b, _)| {
+            let (mut along, mut across) = ((f32::MAX, f32::MIN), (f32::MAX, f32::MIN));
+            for (x, y) in b.corners() {
+                let (a, c) = (x * ux + y * uy, -x * uy + y * ux);
+                along = (along.0.min(a), along.1.max(a));
+                across = (across.0.min(c), across.1.max(c));
+            }
+            (along, across)
+        })
+        .collect();
+    let sizes: Vec<(f32, f32)> = spans.iter().map(|(a, c)| (a.1 - a.0, c.1 - c.0)).collect();
+    let mut out = Vec::new();
+    for i in 0..boxes.len() {
+        for j in i + 1..boxes.len() {
+            let (a, b) = (&boxes[i].0, &boxes[j].0);
+            if (a.cx - b.cx).hypot(a.cy - b.cy) > sizes[i].0.max(sizes[i].1) {
+                continue;
+            }
+            let (cx, cy) = ((a.cx + b.cx) / 2.0, (a.cy + b.cy) / 2.0);
+            let mut near: Vec<(f32, usize)> = boxes
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != i && k != j && sizes[k].0 > sizes[k].1)
+                .map(|(k, (n, _))| ((n.cx - cx).hypot(n.cy - cy), k))
+                .collect();
+            near.sort_by(|x, y| x.0.total_cmp(&y.0));
+            near.truncate(STACK_NEIGHBOURS);
+            if near.len() < 2 {
+                continue;
+            }
+            let long = layout::median(near.iter().map(|&(_, k)| sizes[k].0).collect());
+            let short = layout::median(near.iter().map(|&(_, k)| sizes[k].1).collect());
+            let ((ai, ci), (aj, cj)) = (spans[i], spans[j]);
+            let along = (ai.0.min(aj.0), ai.1.max(aj.1));
+            let across = (ci.0.min(cj.0), ci.1.max(cj.1));
+            let (u_along, u_across) = (along.1 - along.0, across.1 - across.0);
+            let overlap = (ci.1.min(cj.1) - ci.0.max(cj.0)) / sizes[i].1.min(sizes[j].1);
+            let parts = [i, j]
+                .iter()
+                .all(|&k| sizes[k].0 * sizes[k].1 <= PART_AREA * u_along * u_across);
+            if !PART_ACROSS.contains(&(u_across / short))
+                || !PART_ALONG.contains(&(u_along / long))
+                || overlap < PART_OVERLAP
+                || !parts
+            {
+                continue;
+            }
+            let (a_mid, c_mid) = ((along.0 + along.1) / 2.0, (across.0 + across.1) / 2.0);
+            let union = RotatedBox {
+                cx: a_mid * ux - c_mid * uy,
+                cy: a_mid * uy + c_mid * ux,
+                w: u_along,
+                h: u_across,
+                phi: up + std::f32::consts::FRAC_PI_2,
+            };
+            out.push((i, j, union));
+        }
+    }
+    out
 }
 
 /// Boxes the size of two sideways tiles stacked along the hand's up axis `up`, measured
@@ -1262,6 +1392,61 @@ mod tests {
             .map(|k| tile(100.0 * k as f32, 300.0, 96.0, 128.0, up))
             .collect();
         assert!(stacked_pair_halves(&closer, up).is_empty());
+    }
+
+    #[test]
+    fn the_two_halves_of_a_sideways_tile_make_one_box() {
+        let up = std::f32::consts::FRAC_PI_2;
+        let tile = |cx: f32, cy: f32, w: f32, h: f32| {
+            (
+                RotatedBox {
+                    cx,
+                    cy,
+                    w,
+                    h,
+                    phi: up,
+                },
+                0.9,
+            )
+        };
+        let row = |last: [(RotatedBox, f32); 2]| {
+            let mut boxes: Vec<_> = (0..3)
+                .map(|k| tile(600.0 + 62.0 * k as f32, 400.0, 60.0, 70.0))
+                .collect();
+            boxes.extend(last);
+            boxes
+        };
+        // Seed 26's 04: a box over each half of the called 4p, each as wide as 0.85–0.92 of a
+        // tile and overlapping the other; together 1.5 tiles across the up axis.
+        let halves = row([
+            tile(797.0, 403.0, 52.0, 63.0),
+            tile(835.0, 403.0, 52.0, 63.0),
+        ]);
+        let found = tile_part_pairs(&halves, up);
+        assert_eq!(found.len(), 1);
+        let (i, j, whole) = found[0];
+        assert_eq!((i, j), (3, 4));
+        assert!((whole.cx - 816.0).abs() < 0.01 && (whole.cy - 403.0).abs() < 0.01);
+        assert!((whole.w - 63.0).abs() < 0.01 && (whole.h - 90.0).abs() < 0.01);
+        assert!(layout::axis_difference(whole.phi, 0.0) < 1e-4);
+        // Two upright neighbours that meet are two tiles (two widths across),
+        let neighbours = row([
+            tile(786.0, 400.0, 60.0, 70.0),
+            tile(848.0, 400.0, 60.0, 70.0),
+        ]);
+        assert!(tile_part_pairs(&neighbours, up).is_empty());
+        // and so are two whose boxes overlap, as in a steep shot, 1.7 widths across.
+        let overlapping = row([
+            tile(790.0, 400.0, 60.0, 70.0),
+            tile(832.0, 400.0, 60.0, 70.0),
+        ]);
+        assert!(tile_part_pairs(&overlapping, up).is_empty());
+        // Halves that do not overlap are not taken for one tile's either.
+        let apart = row([
+            tile(790.0, 403.0, 45.0, 63.0),
+            tile(838.0, 403.0, 45.0, 63.0),
+        ]);
+        assert!(tile_part_pairs(&apart, up).is_empty());
     }
 
     #[test]
