@@ -911,6 +911,12 @@ fn best_class(probs: &[f32; CLASS_COUNT]) -> usize {
 
 /// The extents of `b` along `axis` and across it.
 fn extents(b: &RotatedBox, axis: f32) -> (f32, f32) {
+    let (along, across) = spans(b, axis);
+    (along.1 - along.0, across.1 - across.0)
+}
+
+/// The intervals `b` covers along `axis` and across it, in coordinates rotated to `axis`.
+fn spans(b: &RotatedBox, axis: f32) -> ((f32, f32), (f32, f32)) {
     let (ux, uy) = (axis.cos(), axis.sin());
     let (mut along, mut across) = ((f32::MAX, f32::MIN), (f32::MAX, f32::MIN));
     for (x, y) in b.corners() {
@@ -918,26 +924,14 @@ fn extents(b: &RotatedBox, axis: f32) -> (f32, f32) {
         along = (along.0.min(a), along.1.max(a));
         across = (across.0.min(c), across.1.max(c));
     }
-    (along.1 - along.0, across.1 - across.0)
+    (along, across)
 }
 
 /// Pairs of boxes that are the two halves of one sideways tile against the hand's up axis
 /// `up` (see [`PART_ACROSS`]), each with the box of the whole tile, laid sideways.
 fn tile_part_pairs(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<(usize, usize, RotatedBox)> {
     let (ux, uy) = (up.cos(), up.sin());
-    // Each box's span along the up axis and across it.
-    let spans: Vec<((f32, f32), (f32, f32))> = boxes
-        .iter()
-        .map(|(b, _)| {
-            let (mut along, mut across) = ((f32::MAX, f32::MIN), (f32::MAX, f32::MIN));
-            for (x, y) in b.corners() {
-                let (a, c) = (x * ux + y * uy, -x * uy + y * ux);
-                along = (along.0.min(a), along.1.max(a));
-                across = (across.0.min(c), across.1.max(c));
-            }
-            (along, across)
-        })
-        .collect();
+    let spans: Vec<_> = boxes.iter().map(|(b, _)| spans(b, up)).collect();
     let sizes: Vec<(f32, f32)> = spans.iter().map(|(a, c)| (a.1 - a.0, c.1 - c.0)).collect();
     let mut out = Vec::new();
     for i in 0..boxes.len() {
