@@ -927,6 +927,26 @@ fn spans(b: &RotatedBox, axis: f32) -> ((f32, f32), (f32, f32)) {
     (along, across)
 }
 
+/// The [`STACK_NEIGHBOURS`] upright boxes (longer along the up axis than across it, by
+/// `sizes` from [`extents`]) nearest to `at`, leaving out the boxes `skip`, with their
+/// distances, nearest first.
+fn nearest_upright(
+    boxes: &[(RotatedBox, f32)],
+    sizes: &[(f32, f32)],
+    at: (f32, f32),
+    skip: &[usize],
+) -> Vec<(f32, usize)> {
+    let mut near: Vec<(f32, usize)> = boxes
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| !skip.contains(&k) && sizes[k].0 > sizes[k].1)
+        .map(|(k, (n, _))| ((n.cx - at.0).hypot(n.cy - at.1), k))
+        .collect();
+    near.sort_by(|x, y| x.0.total_cmp(&y.0));
+    near.truncate(STACK_NEIGHBOURS);
+    near
+}
+
 /// Pairs of boxes that are the two halves of one sideways tile against the hand's up axis
 /// `up` (see [`PART_ACROSS`]), each with the box of the whole tile, laid sideways.
 fn tile_part_pairs(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<(usize, usize, RotatedBox)> {
@@ -941,14 +961,7 @@ fn tile_part_pairs(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<(usize, usize, R
                 continue;
             }
             let (cx, cy) = ((a.cx + b.cx) / 2.0, (a.cy + b.cy) / 2.0);
-            let mut near: Vec<(f32, usize)> = boxes
-                .iter()
-                .enumerate()
-                .filter(|&(k, _)| k != i && k != j && sizes[k].0 > sizes[k].1)
-                .map(|(k, (n, _))| ((n.cx - cx).hypot(n.cy - cy), k))
-                .collect();
-            near.sort_by(|x, y| x.0.total_cmp(&y.0));
-            near.truncate(STACK_NEIGHBOURS);
+            let near = nearest_upright(boxes, &sizes, (cx, cy), &[i, j]);
             if near.len() < 2 {
                 continue;
             }
@@ -991,14 +1004,7 @@ fn stacked_pair_halves(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<(usize, [Rot
     let (ux, uy) = (up.cos(), up.sin());
     let mut out = Vec::new();
     for (i, (b, _)) in boxes.iter().enumerate() {
-        let mut near: Vec<(f32, usize)> = boxes
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != i && sizes[j].0 > sizes[j].1)
-            .map(|(j, (n, _))| ((n.cx - b.cx).hypot(n.cy - b.cy), j))
-            .collect();
-        near.sort_by(|x, y| x.0.total_cmp(&y.0));
-        near.truncate(STACK_NEIGHBOURS);
+        let near = nearest_upright(boxes, &sizes, (b.cx, b.cy), &[i]);
         if near.len() < 2 {
             continue;
         }
