@@ -408,7 +408,7 @@ impl Recognizer {
     /// layout step settles it.
     pub fn recognize(&mut self, image: &Rgb) -> Result<Vec<Detection>, VisionError> {
         let found = self.detect(image)?;
-        self.read_boxes(image, found.sure)
+        Ok(self.read_boxes(image, found.sure)?.tiles)
     }
 
     /// Classifies detected boxes (see [`Recognizer::recognize`]).
@@ -416,12 +416,15 @@ impl Recognizer {
         &mut self,
         image: &Rgb,
         boxes: Vec<(RotatedBox, f32)>,
-    ) -> Result<Vec<Detection>, VisionError> {
+    ) -> Result<ReadTiles, VisionError> {
         let up = layout::up_axis(&boxes.iter().map(|b| b.0.phi).collect::<Vec<_>>());
         let boxes = self.join_tile_parts(image, boxes, up)?;
         let boxes = self.split_stacked_pairs(image, boxes, up)?;
         let read = self.read_along(image, boxes, up)?;
-        Ok(drop_dark_faces(&self.settings, read))
+        Ok(ReadTiles {
+            tiles: drop_dark_faces(&self.settings, read),
+            up,
+        })
     }
 
     /// Reads each box upright and sideways against the hand's `up` axis; the boxes the
@@ -1070,9 +1073,9 @@ impl Recognizer {
     /// Recognizes, lays out and decodes a photo.
     pub fn read_photo(&mut self, image: &Rgb) -> Result<PhotoReading, VisionError> {
         let found = self.detect(image)?;
-        let tiles = self.read_boxes(image, found.sure)?;
+        let read = self.read_boxes(image, found.sure)?;
         let size = (image.width, image.height);
-        self.complete_hand(image, 1.0, size, tiles, &found.faint)
+        self.complete_hand(image, 1.0, size, read, &found.faint)
     }
 
     /// Decodes and reads an encoded photo, decoding a large JPEG at a reduced size where its
@@ -1113,19 +1116,20 @@ impl Recognizer {
             }
             photo = sharper;
         }
-        let mut tiles = self.read_boxes(&photo.image, boxes)?;
+        let mut read = self.read_boxes(&photo.image, boxes)?;
         let k = photo.reduction as f32;
-        for tile in &mut tiles {
+        for tile in &mut read.tiles {
             tile.scale(k);
         }
         let size = (photo.full_width, photo.full_height);
-        let reading = self.complete_hand(&photo.image, k, size, tiles, &faint)?;
+        let reading = self.complete_hand(&photo.image, k, size, read, &faint)?;
         Ok((photo, reading))
     }
 
-    /// Lays out `tiles` (in full-size pixels, `scale` times `image`'s) and, when they do not
-    /// make a complete hand, tries the faint boxes one at a time, best first: the first whose
-    /// tile completes the hand (see [`completes`]) joins it.
+    /// Lays out `read`'s tiles (in full-size pixels, `scale` times `image`'s) and, when they do
+    /// not make a complete hand, tries the faint boxes one at a time, best first: the first
+    /// whose tile completes the hand (see [`completes`]) joins it. The faint boxes are read
+    /// against the axis the sure ones were read against.
     ///
     /// The detector scores some faces low, the blank white dragon most of all (0.08–0.27 where
     /// most tiles score 0.6 or more), and a threshold low enough to keep them keeps clutter
@@ -1138,7 +1142,7 @@ impl Recognizer {
         image: &Rgb,
         scale: f32,
         (width, height): (u32, u32),
-        tiles: Vec<Detection>,
+        ReadTiles { tiles, up }: ReadTiles,
         faint: &[(RotatedBox, f32)],
     ) -> Result<PhotoReading, VisionError> {
         let reading = PhotoReading::lay_out(width, height, tiles.clone());
@@ -1146,7 +1150,6 @@ impl Recognizer {
         if complete(&reading) || faint.is_empty() || tiles.is_empty() {
             return Ok(reading);
         }
-        let up = layout::up_axis(&tiles.iter().map(|t| t.rotated.phi).collect::<Vec<_>>());
         let tried = &faint[..faint.len().min(FAINT_TRIED)];
         let candidates = self.read_along(image, tried.to_vec(), up)?;
         for (mut candidate, _) in candidates {
@@ -1172,6 +1175,12 @@ fn completes(before: &PhotoReading, completed: &PhotoReading) -> bool {
         .as_ref()
         .is_some_and(|h| h.complete && h.corrected.is_empty())
         && completed.layout.melds.len() >= before.layout.melds.len()
+}
+
+/// The tiles read from a photo's sure boxes, and the hand's up axis they were read against.
+struct ReadTiles {
+    tiles: Vec<Detection>,
+    up: f32,
 }
 
 /// Detector boxes with their scores, best first: those at or over
