@@ -43,6 +43,22 @@ def in_rbox(px, py, g, shrink=1.0):
     return abs(a) <= h / 2 * shrink and abs(b) <= w / 2 * shrink
 
 
+# Tile width bands (pixels of the scene, the shorter side of the face) for the synthetic breakdown: where the
+# misses and misreads are, since the held-out scenes span 13-170 px wide tiles at 640 px.
+WIDTH_BANDS = (0, 16, 24, 40, 10_000)
+
+
+def width_band(g):
+    w = min(g[3], g[4])
+    i = next(i for i in range(len(WIDTH_BANDS) - 1) if w < WIDTH_BANDS[i + 1])
+    hi = WIDTH_BANDS[i + 1]
+    return f"{WIDTH_BANDS[i]}-{hi}px" if hi < WIDTH_BANDS[-1] else f"{WIDTH_BANDS[i]}px+"
+
+
+def box_centre(r):
+    return (r["box"][0] + r["box"][2]) / 2, (r["box"][1] + r["box"][3]) / 2
+
+
 def eval_synthetic(rec, max_scenes=None, name="test"):
     from train_det import load_scenes
     scenes = load_scenes(name)
@@ -51,8 +67,11 @@ def eval_synthetic(rec, max_scenes=None, name="test"):
     n_gt = n_ok = n_det_tp = n_pred = n_fp = 0
     perfect = 0
     cls_ok = cls_n = 0
+    # per width band: tiles, read right, misread, found by the detector but vetoed as "not a tile", not found
+    bands = {}
     for im, labs in scenes:
         res = rec(im)
+        detected = rec.detect(im)
         gt = [l for l in labs if not l[6]]
         ign = [l for l in labs if l[6]]
         used = set()
@@ -62,26 +81,28 @@ def eval_synthetic(rec, max_scenes=None, name="test"):
             for j, r in enumerate(res):
                 if j in used:
                     continue
-                cx = (r["box"][0] + r["box"][2]) / 2
-                cy = (r["box"][1] + r["box"][3]) / 2
-                if in_rbox(cx, cy, g, 0.8) and (best is None or r["det_score"] > res[best]["det_score"]):
+                if in_rbox(*box_centre(r), g, 0.8) and (best is None or r["det_score"] > res[best]["det_score"]):
                     best = j
             n_gt += 1
+            band = bands.setdefault(width_band(g), {"tiles": 0, "right": 0, "misread": 0, "vetoed": 0, "missed": 0})
+            band["tiles"] += 1
             if best is None:
                 scene_ok = False
+                found = any(in_rbox(d["cx"], d["cy"], g, 0.8) for d in detected)
+                band["vetoed" if found else "missed"] += 1
                 continue
             used.add(best)
             n_det_tp += 1
             if res[best]["tile"] == CLASSES[int(g[0])]:
                 n_ok += 1
+                band["right"] += 1
             else:
                 scene_ok = False
+                band["misread"] += 1
         for j, r in enumerate(res):
             if j in used:
                 continue
-            cx = (r["box"][0] + r["box"][2]) / 2
-            cy = (r["box"][1] + r["box"][3]) / 2
-            if any(in_rbox(cx, cy, g, 1.2) for g in ign):
+            if any(in_rbox(*box_centre(r), g, 1.2) for g in ign):
                 continue
             n_fp += 1
             scene_ok = False
@@ -101,6 +122,8 @@ def eval_synthetic(rec, max_scenes=None, name="test"):
         "detection_precision": n_det_tp / max(1, n_det_tp + n_fp),
         "scenes_read_perfectly": perfect / max(1, len(scenes)),
         "classifier_accuracy_on_gt_boxes": cls_ok / max(1, cls_n),
+        "by_tile_width": {k: dict(v, per_tile_accuracy=v["right"] / max(1, v["tiles"]))
+                          for k, v in sorted(bands.items(), key=lambda kv: int(kv[0].split("-")[0].rstrip("px+")))},
     }
 
 

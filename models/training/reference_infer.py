@@ -1,7 +1,8 @@
 """Reference inference pipeline for the riichi-lens tile recognizer (the Rust runtime ports this).
 
     python models/training/reference_infer.py PHOTO.jpg [--models models/] [--score 0.3]
-    -> JSON list of {tile, box [x1,y1,x2,y2], confidence, sideways, det_score, angle_deg, quad, probs_top3}
+    -> JSON list of {tile, box [x1,y1,x2,y2], confidence, sideways, det_score, not_tile, angle_deg, quad, probs_top3}
+    (not_tile: the box's combined "not a tile" probability, the one the NOT_TILE_T veto compares)
 
 Pipeline (see models/MODEL_CARD.md for the exact contract):
  1. letterbox: s = 640 / max(H, W); resize the RGB image to (round(W*s), round(H*s)) (area filter), pad right and
@@ -386,6 +387,7 @@ class Recognizer:
                 "confidence": round(float(p[k]), 4),
                 "sideways": bool(sideways),
                 "det_score": round(b["score"], 4),
+                "not_tile": round(float(rejected), 4),
                 "angle_deg": round(math.degrees(b["phi"]), 1),
                 "quad": [[round(a, 1), round(c, 1)] for a, c in quad],
                 "probs_top3": {CLASSES[int(j)]: round(float(p[j]), 4) for j in top},

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Held-out photo fixtures: renders datasets/make_fixtures.py's recipe with other seeds (scenes no model or layout
+# rule was chosen on), reads them with the release fixture_report, and prints how many of each seed's 20 fixtures
+# are read exactly (every tile, layout, hand and points), then the total with the committed fixtures and the
+# regressions. The per-fixture outcomes go to a list that two runs can be diffed on (what a change put right or
+# made wrong).
+#
+#   scripts/heldout-fixtures.sh                      # seeds 8-37 -> target/heldout/list.txt
+#   SEEDS="8 9 10" scripts/heldout-fixtures.sh       # other seeds
+#   LIST=/tmp/after.txt scripts/heldout-fixtures.sh  # another list file
+#   diff target/heldout/list.txt /tmp/after.txt      # fixtures whose outcome changed
+#
+# Needs .venv-train (models/training/requirements.txt) to render the scenes, which are kept in
+# target/heldout/seedN/ (about 1.5 MB each) and rendered only when missing; .venv's ONNX Runtime (scripts/setup.sh);
+# RIICHI_LENS_MODELS picks other models as for `riichi-lens`.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+SEEDS=${SEEDS:-$(seq 8 37)}
+DIR=${DIR:-target/heldout}
+LIST=${LIST:-$DIR/list.txt}
+PY=${TRAIN_PYTHON:-.venv-train/bin/python}
+
+if [ -z "${ORT_DYLIB_PATH:-}" ]; then
+  ORT_DYLIB_PATH=$(ls "$ROOT"/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* 2>/dev/null | head -1)
+  if [ -z "$ORT_DYLIB_PATH" ]; then
+    echo "heldout-fixtures: no ONNX Runtime library in .venv; run scripts/setup.sh first" >&2
+    exit 1
+  fi
+  export ORT_DYLIB_PATH
+fi
+
+cargo build --release --quiet --example fixture_report
+REPORT=target/release/examples/fixture_report
+mkdir -p "$DIR" "$(dirname "$LIST")"
+: > "$LIST"
+
+# One line per fixture: set, fixture, exact (the third column of fixture_report's table).
+outcomes() {
+  "$REPORT" "$2" 2>/dev/null | awk -v set="$1" '$2 ~ /^[0-9]+\/[0-9]+$/ { print set, $1, $3 }'
+}
+
+for s in $SEEDS; do
+  out="$DIR/seed$s"
+  if ! ls "$out"/*.json > /dev/null 2>&1; then
+    if [ ! -x "$PY" ]; then
+      echo "heldout-fixtures: $PY is missing; create .venv-train (models/training/requirements.txt)" >&2
+      exit 1
+    fi
+    nice -n 19 "$PY" datasets/make_fixtures.py --out "$out" --seed "$s" > /dev/null
+  fi
+  outcomes "$s" "$out" >> "$LIST"
+done
+outcomes committed datasets/fixtures >> "$LIST"
+outcomes regressions datasets/regressions >> "$LIST"
+
+awk '{ n[$1]++; if ($3 == "yes") y[$1]++ }
+     END { for (k in n) printf "%-12s %3d of %d\n", k, y[k], n[k] }' "$LIST" | sort -n
+echo "total exact: $(grep -c ' yes$' "$LIST") of $(wc -l < "$LIST") ($LIST)"
