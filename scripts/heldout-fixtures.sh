@@ -9,6 +9,7 @@
 #   SEEDS="8 9 10" scripts/heldout-fixtures.sh       # other seeds
 #   LIST=/tmp/after.txt scripts/heldout-fixtures.sh  # another list file
 #   diff target/heldout/list.txt /tmp/after.txt      # fixtures whose outcome changed
+#   REPORT=/tmp/fixture_report scripts/heldout-fixtures.sh   # a fixture_report binary kept from another build
 #
 # Needs .venv-train (models/training/requirements.txt) to render the scenes, which are kept in
 # target/heldout/seedN/ (about 1.5 MB each) and rendered only when missing; .venv's ONNX Runtime (scripts/setup.sh);
@@ -31,8 +32,8 @@ if [ -z "${ORT_DYLIB_PATH:-}" ]; then
   export ORT_DYLIB_PATH
 fi
 
-cargo build --release --quiet --example fixture_report
-REPORT=target/release/examples/fixture_report
+[ -n "${REPORT:-}" ] || cargo build --release --quiet --example fixture_report
+REPORT=${REPORT:-target/release/examples/fixture_report}
 mkdir -p "$DIR" "$(dirname "$LIST")"
 : > "$LIST"
 
