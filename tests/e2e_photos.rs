@@ -431,19 +431,42 @@ fn loose_tiles_at_an_angle_are_read_as_themselves() {
     }
 }
 
-/// Held-out fixtures kept because a runtime rule was made for them (`datasets/regressions/`,
-/// rendered by `datasets/make_fixtures.py` with the seed their name gives): in each the
-/// detector drew a box over each half of a called (sideways) 4p, and each half reads as an
-/// upright 2p. Before the two halves were joined into one box (`Recognizer::join_tile_parts`),
-/// all three were read wrong (a 2p for the called 4p, or a false 2p beside it); now exactly.
-#[test]
-fn the_halves_of_a_called_tile_are_read_as_one_tile() {
+/// Reads the held-out fixtures kept in `datasets/regressions/` because a runtime rule was made
+/// for them (rendered by `datasets/make_fixtures.py` with the seed their name gives) whose
+/// names start with one of `prefixes`, and asserts each is read exactly.
+fn assert_regressions_read_exactly(prefixes: &[&str]) {
     let mut recognizer =
         Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/regressions");
-    let fixtures = photo_fixtures::load_dir(&dir);
-    assert_eq!(fixtures.len(), 3, "fixtures in datasets/regressions");
+    let fixtures: Vec<_> = photo_fixtures::load_dir(&dir)
+        .into_iter()
+        .filter(|f| prefixes.iter().any(|p| f.name.starts_with(p)))
+        .collect();
+    assert_eq!(
+        fixtures.len(),
+        prefixes.len(),
+        "fixtures {prefixes:?} in {dir:?}"
+    );
     let outcomes: Vec<Outcome> = fixtures.iter().map(|f| run(&mut recognizer, f)).collect();
     let names: Vec<&str> = fixtures.iter().map(|f| f.name.as_str()).collect();
     assert_read_exactly(&outcomes, &names);
+}
+
+/// In each the detector drew a box over each half of a called (sideways) 4p, and each half
+/// reads as an upright 2p. Before the two halves were joined into one box
+/// (`Recognizer::join_tile_parts`), all three were read wrong (a 2p for the called 4p, or a
+/// false 2p beside it); now exactly.
+#[test]
+fn the_halves_of_a_called_tile_are_read_as_one_tile() {
+    assert_regressions_read_exactly(&["seed14-15-", "seed18-15-", "seed26-04-"]);
+}
+
+/// In each the detector drew one box over an added kan's two stacked tiles and none over the
+/// other (seed 33's 20 has two such kans), so the kan was read as a pon: a complete hand all
+/// the same, scored without the kan. Before the layout looked for the stacked pair where it
+/// would lie on each pon (`Recognizer::stack_added_tiles`), all four were read wrong; now
+/// exactly.
+#[test]
+fn an_added_kan_boxed_as_one_tile_is_read_as_a_kan() {
+    assert_regressions_read_exactly(&["seed26-07-", "seed33-20-", "seed36-19-", "seed37-06-"]);
 }

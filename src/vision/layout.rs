@@ -57,7 +57,7 @@ const DOUBLED_GAP: f32 = 0.35;
 
 /// A tile's height over its width, at the low end of riichi sets (1.28–1.42): the least a
 /// sideways tile takes along its row, in upright tile widths.
-const TILE_ASPECT: f32 = 1.3;
+pub(crate) const TILE_ASPECT: f32 = 1.3;
 
 /// Angle difference on axes (mod π), in 0..=π/2.
 pub(crate) fn axis_difference(a: f32, b: f32) -> f32 {

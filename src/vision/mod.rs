@@ -1129,7 +1129,8 @@ impl Recognizer {
     /// Lays out `read`'s tiles (in full-size pixels, `scale` times `image`'s) and, when they do
     /// not make a complete hand, tries the faint boxes one at a time, best first: the first
     /// whose tile completes the hand (see [`completes`]) joins it. The faint boxes are read
-    /// against the axis the sure ones were read against.
+    /// against the axis the sure ones were read against. Then looks for added kans read as
+    /// pons (see [`Recognizer::stack_added_tiles`]).
     ///
     /// The detector scores some faces low, the blank white dragon most of all (0.08–0.27 where
     /// most tiles score 0.6 or more), and a threshold low enough to keep them keeps clutter
@@ -1148,7 +1149,7 @@ impl Recognizer {
         let reading = PhotoReading::lay_out(width, height, tiles.clone());
         let complete = |r: &PhotoReading| r.hand.as_ref().is_some_and(|h| h.complete);
         if complete(&reading) || faint.is_empty() || tiles.is_empty() {
-            return Ok(reading);
+            return self.stack_added_tiles(image, scale, reading, up);
         }
         let tried = &faint[..faint.len().min(FAINT_TRIED)];
         let candidates = self.read_along(image, tried.to_vec(), up)?;
@@ -1158,11 +1159,169 @@ impl Recognizer {
             trial.push(candidate);
             let completed = PhotoReading::lay_out(width, height, trial);
             if completes(&reading, &completed) {
-                return Ok(completed);
+                return self.stack_added_tiles(image, scale, completed, up);
             }
         }
         Ok(reading)
     }
+
+    /// Looks for an added kan read as a pon: where the two stacked tiles of an added kan would
+    /// lie on each called pon of a complete hand (see [`added_kan_places`]), both crops, laid
+    /// sideways, must read as the pon's tile at least [`STACK_CONFIDENCE`] sure (and "not a
+    /// tile" under [`STACK_NOT_TILE`]). Their two tiles then take the called tile's place, and
+    /// are kept when the layout stacks them and the hand stays complete as read.
+    ///
+    /// The detector often draws one box over an added kan's two stacked tiles, anywhere from
+    /// one tile's size over either of them to the pair's size, and nothing over the other even
+    /// at a score of 0.05; a pon completes the hand as well as a kan, so the faint boxes (see
+    /// [`Recognizer::complete_hand`]) cannot tell, and the hand would be scored without the
+    /// kan. Beyond the called tile of a pon that is not a kan lies bare table, which does not
+    /// read as the pon's tile.
+    fn stack_added_tiles(
+        &mut self,
+        image: &Rgb,
+        scale: f32,
+        mut reading: PhotoReading,
+        up: f32,
+    ) -> Result<PhotoReading, VisionError> {
+        let stacked = |r: &PhotoReading| r.layout.melds.iter().filter(|m| m.stacked).count();
+        // Each added kan found lays the hand out again, and the places are measured again on it.
+        'found: loop {
+            let places = added_kan_places(&reading, up);
+            let pairs: Vec<RotatedBox> = places
+                .iter()
+                .flat_map(|p| p.pair.map(|b| b.scaled(1.0 / scale)))
+                .collect();
+            let readings = self.classify(image, &pairs)?;
+            for (place, read) in places.iter().zip(readings.chunks_exact(2)) {
+                let kind = read[0].best().0.and_then(Face::kind);
+                if kind != Some(place.kind)
+                    || !Reading::same_tile(&read[0], &read[1], STACK_CONFIDENCE, STACK_NOT_TILE)
+                {
+                    continue;
+                }
+                let boxes = place.pair.map(|b| (b.scaled(1.0 / scale), 0.0)).to_vec();
+                let mut added: Vec<Detection> = self
+                    .read_along(image, boxes, up)?
+                    .into_iter()
+                    .map(|(d, _)| d)
+                    .collect();
+                if added.len() != 2 {
+                    continue;
+                }
+                added.iter_mut().for_each(|d| d.scale(scale));
+                let mut trial = reading.tiles.clone();
+                trial.remove(place.called);
+                trial.extend(added);
+                let with_kan = PhotoReading::lay_out(reading.width, reading.height, trial);
+                if completes(&reading, &with_kan) && stacked(&with_kan) > stacked(&reading) {
+                    reading = with_kan;
+                    continue 'found;
+                }
+            }
+            break;
+        }
+        Ok(reading)
+    }
+}
+
+/// Where an added kan's two stacked tiles would lie on a called pon (see
+/// [`added_kan_places`]), in full-size pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct AddedKanPlace {
+    /// The called tile's detection.
+    called: usize,
+    kind: Kind,
+    /// The lower tile (in the row) and the upper one, laid sideways.
+    pair: [RotatedBox; 2],
+}
+
+/// On each called pon of a complete hand (three tiles of one kind, one sideways), the places
+/// of an added kan's two stacked sideways tiles, measured on the pon's two upright tiles: the
+/// lower tile's outer long side on the row's edge where the called tile lies, the upper tile on
+/// it. Along the upright tiles' own up axis, which in a steep shot leans from the hand's `up`
+/// towards the edges of the photo, as the stack does; both ways along it, since the photo does
+/// not say which side of the row the player sat (the wrong side's upper place is bare table).
+///
+/// A sideways tile's extent along that axis is its width seen as the upright tiles' heights are
+/// seen, foreshortened alike in a steep shot: their extent along the axis times their width
+/// over the tile's length (the called box's extent across the axis, or
+/// [`layout::TILE_ASPECT`] upright widths where that box is not a tile's length).
+fn added_kan_places(reading: &PhotoReading, up: f32) -> Vec<AddedKanPlace> {
+    let complete = reading
+        .hand
+        .as_ref()
+        .is_some_and(|h| h.complete && h.corrected.is_empty());
+    if !complete {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for meld in &reading.layout.melds {
+        let Some(called) = meld.called.map(|c| meld.tiles[c]) else {
+            continue;
+        };
+        if meld.stacked || meld.closed_kan || meld.tiles.len() != 3 {
+            continue;
+        }
+        let Some(kind) = reading.tiles[called].tile.kind() else {
+            continue;
+        };
+        if meld
+            .tiles
+            .iter()
+            .any(|&i| reading.tiles[i].tile.kind() != Some(kind))
+        {
+            continue;
+        }
+        let uprights: Vec<RotatedBox> = meld
+            .tiles
+            .iter()
+            .filter(|&&i| i != called)
+            .map(|&i| reading.tiles[i].rotated)
+            .collect();
+        let [a, b] = uprights[..] else { continue };
+        // The uprights' own axis: each box's axes (a box's sides may come either way round)
+        // brought within an eighth of a turn of the hand's.
+        let near_up = |phi: f32| {
+            use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
+            up + (phi - up + FRAC_PI_4).rem_euclid(FRAC_PI_2) - FRAC_PI_4
+        };
+        let axis = (near_up(a.phi) + near_up(b.phi)) / 2.0;
+        let (ea, eb) = (extents(&a, axis), extents(&b, axis));
+        let (height, width) = ((ea.0 + eb.0) / 2.0, (ea.1 + eb.1) / 2.0);
+        let c = reading.tiles[called].rotated;
+        let length = match extents(&c, axis).1 {
+            l if (1.15 * width..=1.6 * width).contains(&l) => l,
+            _ => layout::TILE_ASPECT * width,
+        };
+        let side = height * width / length;
+        // The row's centre line through the two uprights, where the called tile lies on it.
+        let (dx, dy) = (b.cx - a.cx, b.cy - a.cy);
+        let span = dx.hypot(dy);
+        let (rx, ry) = if span > 0.5 * width {
+            (dx / span, dy / span)
+        } else {
+            (-axis.sin(), axis.cos())
+        };
+        let t = (c.cx - a.cx) * rx + (c.cy - a.cy) * ry;
+        let (px, py) = (a.cx + t * rx, a.cy + t * ry);
+        for sign in [1.0, -1.0] {
+            let (ux, uy) = (sign * axis.cos(), sign * axis.sin());
+            let place = |k: f32| RotatedBox {
+                cx: px + ux * (k * side - height / 2.0),
+                cy: py + uy * (k * side - height / 2.0),
+                w: side,
+                h: length,
+                phi: axis + std::f32::consts::FRAC_PI_2,
+            };
+            out.push(AddedKanPlace {
+                called,
+                kind,
+                pair: [place(0.5), place(1.5)],
+            });
+        }
+    }
+    out
 }
 
 /// Whether `completed`, a reading with faint boxes added, completes the hand `before` lacks
@@ -1359,6 +1518,77 @@ mod tests {
             ..settings
         };
         assert_eq!(read_with(&off, &with(("4p", 0.3, 90.0))).len(), 4);
+    }
+
+    #[test]
+    fn an_added_kan_is_looked_for_on_each_called_pon_only() {
+        use layout::tests::det;
+        let up = -std::f32::consts::FRAC_PI_2;
+        // 234m567p11z, a pon of 9p with its called tile first, a chi of 1s-2s-3s; upright boxes
+        // 30 wide and 40 high, sideways ones 40 long, the row's centre line at y = 200.
+        let hand = |stacked: bool| {
+            let mut d: Vec<Detection> = crate::notation::parse_tiles("234m567p11z")
+                .unwrap()
+                .iter()
+                .enumerate()
+                .map(|(i, t)| det(&t.to_string(), 31.0 * i as f32, 200.0, false, 0.95, None))
+                .collect();
+            let mut x = 8.0 * 31.0 + 30.0;
+            d.push(det("9p", x + 5.0, 205.0, true, 0.95, None));
+            if stacked {
+                d.push(det("9p", x + 5.0, 175.0, true, 0.95, None));
+            }
+            x += 41.0;
+            for face in ["9p", "9p"] {
+                d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
+                x += 31.0;
+            }
+            x += 20.0;
+            d.push(det("1s", x + 5.0, 205.0, true, 0.95, None));
+            x += 41.0;
+            for face in ["2s", "3s"] {
+                d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
+                x += 31.0;
+            }
+            PhotoReading::lay_out(640, 480, d)
+        };
+        let pon = hand(false);
+        assert!(pon.hand.as_ref().is_some_and(|h| h.complete));
+        let places = added_kan_places(&pon, up);
+        // The pon only, once for each side of the row: a sideways tile is 30 along the up axis
+        // (40 high uprights, 30 wide, 40 long tiles); the lower tile's outer side on the row's
+        // edge (y = 220 or 180), the upper one beyond it.
+        let centres = |p: &AddedKanPlace| p.pair.map(|b| (b.cx.round(), b.cy.round()));
+        assert_eq!(places.len(), 2);
+        assert_eq!(
+            (centres(&places[0]), centres(&places[1])),
+            (
+                [(283.0, 205.0), (283.0, 175.0)],
+                [(283.0, 195.0), (283.0, 225.0)]
+            )
+        );
+        for place in &places {
+            assert_eq!(pon.tiles[place.called].rotated.cy, 205.0);
+            assert_eq!(Tile::plain(place.kind).to_string(), "9p");
+            let b = place.pair[0];
+            assert!((b.w - 30.0).abs() < 1e-3 && (b.h - 40.0).abs() < 1e-3);
+            assert!(layout::axis_difference(b.phi, 0.0) < 1e-3);
+        }
+        // The pair read where it was looked for takes the called tile's place: an added kan.
+        let mut tiles = pon.tiles.clone();
+        tiles.remove(places[0].called);
+        for b in places[0].pair {
+            tiles.push(det("9p", b.cx, b.cy, true, 0.95, None));
+        }
+        let with_kan = PhotoReading::lay_out(640, 480, tiles);
+        assert!(completes(&pon, &with_kan));
+        let read = with_kan.hand.unwrap();
+        assert_eq!(read.notation(), "234m567p11z {9*999p} [1*23s]");
+        // Already an added kan, or an incomplete hand: nothing is looked for.
+        assert!(added_kan_places(&hand(true), up).is_empty());
+        let mut short = pon.clone();
+        short.hand.as_mut().unwrap().complete = false;
+        assert!(added_kan_places(&short, up).is_empty());
     }
 
     #[test]
