@@ -298,7 +298,8 @@ fn large_photos_are_read_from_a_reduced_decode() {
 /// A tile the detector scores under its threshold is found again when the hand lacks it: with
 /// the threshold raised just over the faintest hand tile of fixture 01, the sure boxes make
 /// thirteen tiles, and of the faint boxes the one that completes the hand is that tile, read
-/// as it was. Without faint boxes the hand stays incomplete.
+/// as it was. Without faint boxes and the row's gaps the hand stays incomplete; with the gaps
+/// and no faint boxes the tile is read in its gap.
 #[test]
 fn a_faint_tile_that_completes_the_hand_is_added() {
     let (mut recognizer, fixture, rgb) = fixture_01();
@@ -327,6 +328,7 @@ fn a_faint_tile_that_completes_the_hand_is_added() {
     };
 
     recognizer.settings.faint_threshold = 0.0;
+    recognizer.settings.row_gaps = false;
     let without = recognizer
         .read_photo(&rgb)
         .expect("read without faint boxes");
@@ -337,10 +339,19 @@ fn a_faint_tile_that_completes_the_hand_is_added() {
     let with = recognizer.read_photo(&rgb).expect("read with faint boxes");
     assert_eq!(hand(&with), hand(&default));
     assert!(hand(&with).is_some_and(|h| h.3));
+
+    // Without faint boxes, the row's gap where the tile lies is read instead, to the same hand.
+    recognizer.settings.faint_threshold = 0.0;
+    recognizer.settings.row_gaps = true;
+    let gaps = recognizer
+        .read_photo(&rgb)
+        .expect("read with the row's gaps");
+    assert_eq!(hand(&gaps), hand(&default));
 }
 
-/// No faint box joins a hand whose missing tile is not in the photo: with each fixture's
-/// winning tile painted over, every tile read is a sure box. No hand reads as complete unless
+/// No faint box, and no reading of the row's gaps, joins a hand whose missing tile is not in
+/// the photo: with each fixture's winning tile painted over, every tile read is a sure box (a
+/// tile read in a gap has a detector score of 0). No hand reads as complete unless
 /// the hand-aware decoding changed readings to make it, which marks them for the user to check
 /// (it can: up to three changed readings may make fourteen tiles of a row's thirteen and a
 /// meld laid out as part of the row).
@@ -469,4 +480,13 @@ fn the_halves_of_a_called_tile_are_read_as_one_tile() {
 #[test]
 fn an_added_kan_boxed_as_one_tile_is_read_as_a_kan() {
     assert_regressions_read_exactly(&["seed26-07-", "seed33-20-", "seed36-19-", "seed37-06-"]);
+}
+
+/// In each the detector drew no box, not even a faint one, over a tile of the concealed row
+/// (seed 11's 09: a 3s inside a tilted row; seed 16's 19: the first two tiles of a steep row).
+/// Before the row's gaps and ends were read (`Recognizer::fill_row_gaps`), both hands were
+/// incomplete; now both are read exactly.
+#[test]
+fn a_tile_missing_from_the_row_is_read_in_its_gap() {
+    assert_regressions_read_exactly(&["seed11-09-", "seed16-19-"]);
 }

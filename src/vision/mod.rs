@@ -124,7 +124,8 @@ pub struct Detection {
     pub confidence: f32,
     /// Lying across the row (a called tile), decided by the layout step.
     pub sideways: bool,
-    /// The detector's score.
+    /// The detector's score; 0 for a tile the detector drew no box over, read where the hand
+    /// says one lies (a gap of the concealed row, an added kan's stacked pair).
     pub detector_score: f32,
     /// The rotated rectangle.
     #[serde(skip)]
@@ -314,6 +315,10 @@ pub struct Settings {
     /// when the sure boxes do not make a complete hand, one of them that does is added (see
     /// [`Recognizer::complete_hand`]); 0 (or anything at or over `score_threshold`) turns it off.
     pub faint_threshold: f32,
+    /// When neither the sure nor the faint boxes make a complete hand, the gaps of the
+    /// concealed row and the places just beyond its ends are read for a missing tile (see
+    /// [`Recognizer::fill_row_gaps`]).
+    pub row_gaps: bool,
 }
 
 /// [`Recognizer::read_encoded`] first decodes a large JPEG reduced to no less than this long
@@ -350,6 +355,7 @@ impl Default for Settings {
             // kept the gain of reading every box again to within 0.06 points of tiles.
             read_turn_below: 0.9,
             faint_threshold: 0.08,
+            row_gaps: true,
         }
     }
 }
@@ -1129,8 +1135,9 @@ impl Recognizer {
     /// Lays out `read`'s tiles (in full-size pixels, `scale` times `image`'s) and, when they do
     /// not make a complete hand, tries the faint boxes one at a time, best first: the first
     /// whose tile completes the hand (see [`completes`]) joins it. The faint boxes are read
-    /// against the axis the sure ones were read against. Then looks for added kans read as
-    /// pons (see [`Recognizer::stack_added_tiles`]).
+    /// against the axis the sure ones were read against. When none does, the gaps of the
+    /// concealed row are read (see [`Recognizer::fill_row_gaps`]). A complete hand is then
+    /// searched for added kans read as pons (see [`Recognizer::stack_added_tiles`]).
     ///
     /// The detector scores some faces low, the blank white dragon most of all (0.08–0.27 where
     /// most tiles score 0.6 or more), and a threshold low enough to keep them keeps clutter
@@ -1148,7 +1155,7 @@ impl Recognizer {
     ) -> Result<PhotoReading, VisionError> {
         let reading = PhotoReading::lay_out(width, height, tiles.clone());
         let complete = |r: &PhotoReading| r.hand.as_ref().is_some_and(|h| h.complete);
-        if complete(&reading) || faint.is_empty() || tiles.is_empty() {
+        if complete(&reading) || tiles.is_empty() {
             return self.stack_added_tiles(image, scale, reading, up);
         }
         let tried = &faint[..faint.len().min(FAINT_TRIED)];
@@ -1162,7 +1169,64 @@ impl Recognizer {
                 return self.stack_added_tiles(image, scale, completed, up);
             }
         }
+        if self.settings.row_gaps {
+            if let Some(completed) = self.fill_row_gaps(image, scale, &reading, &tiles, up)? {
+                return self.stack_added_tiles(image, scale, completed, up);
+            }
+        }
         Ok(reading)
+    }
+
+    /// Reads the places of `reading`'s concealed row where a tile is missing (see
+    /// [`row_gap_places`]) and returns the reading with the first one that completes the hand as
+    /// it stands (see [`completes`]). When none does, the surest of them, a face read at least
+    /// [`GAP_SURE`] sure, is kept for one more round on the row it makes, which must then be
+    /// completed: a hand that lacks two tiles of its row (seed 16's 19 lacks its first two).
+    /// `tiles` are the read tiles `reading` was laid out from, in full-size pixels, `scale` times
+    /// `image`'s.
+    ///
+    /// The detector sometimes draws no box at all over a tile of a tilted or steep row, not even
+    /// a faint one, while the tiles beside it say where it lies; bare table or a painted-out tile
+    /// reads as "not a tile" there (`no_faint_box_stands_in_for_a_tile_that_is_gone`).
+    fn fill_row_gaps(
+        &mut self,
+        image: &Rgb,
+        scale: f32,
+        reading: &PhotoReading,
+        tiles: &[Detection],
+        up: f32,
+    ) -> Result<Option<PhotoReading>, VisionError> {
+        let (width, height) = (reading.width, reading.height);
+        let mut base = tiles.to_vec();
+        let mut laid: Option<PhotoReading> = None;
+        for _ in 0..GAP_ROUNDS {
+            let places: Vec<(RotatedBox, f32)> = row_gap_places(laid.as_ref().unwrap_or(reading))
+                .into_iter()
+                .map(|b| (b.scaled(1.0 / scale), 0.0))
+                .collect();
+            let mut surest: Option<Detection> = None;
+            for (mut candidate, _) in self.read_along(image, places, up)? {
+                candidate.scale(scale);
+                let mut trial = base.clone();
+                trial.push(candidate.clone());
+                let completed = PhotoReading::lay_out(width, height, trial);
+                if completes(reading, &completed) {
+                    return Ok(Some(completed));
+                }
+                let sure = candidate.tile != Face::Back && candidate.confidence >= GAP_SURE;
+                if sure
+                    && surest
+                        .as_ref()
+                        .is_none_or(|s| s.confidence < candidate.confidence)
+                {
+                    surest = Some(candidate);
+                }
+            }
+            let Some(next) = surest else { break };
+            base.push(next);
+            laid = Some(PhotoReading::lay_out(width, height, base.clone()));
+        }
+        Ok(None)
     }
 
     /// Looks for an added kan read as a pon: where the two stacked tiles of an added kan would
@@ -1236,10 +1300,10 @@ struct AddedKanPlace {
     pair: [RotatedBox; 2],
 }
 
-/// On each called pon of a complete hand (three tiles of one kind, one sideways), the places
-/// of an added kan's two stacked sideways tiles, measured on the pon's two upright tiles: the
-/// lower tile's outer long side on the row's edge where the called tile lies, the upper tile on
-/// it. Along the upright tiles' own up axis, which in a steep shot leans from the hand's `up`
+/// On each called pon of a complete hand (three tiles of one kind, one sideways, not white
+/// dragons), the places of an added kan's two stacked sideways tiles, measured on the pon's two
+/// upright tiles: the lower tile's outer long side on the row's edge where the called tile
+/// lies, the upper tile on it. Along the upright tiles' own up axis, which in a steep shot leans from the hand's `up`
 /// towards the edges of the photo, as the stack does; both ways along it, since the photo does
 /// not say which side of the row the player sat (the wrong side's upper place is bare table).
 ///
@@ -1263,7 +1327,14 @@ fn added_kan_places(reading: &PhotoReading, up: f32) -> Vec<AddedKanPlace> {
         if meld.stacked || meld.closed_kan || meld.tiles.len() != 3 {
             continue;
         }
-        let Some(kind) = reading.tiles[called].tile.kind() else {
+        // A blank face is left alone: beside a white dragon pon, the called tile's own ivory
+        // body read as a white dragon stacked on it (seed 11's 20, when the places were also
+        // measured from the pon's other copies).
+        let Some(kind) = reading.tiles[called]
+            .tile
+            .kind()
+            .filter(|&k| k != Kind::HAKU)
+        else {
             continue;
         };
         if meld
@@ -1319,6 +1390,64 @@ fn added_kan_places(reading: &PhotoReading, up: f32) -> Vec<AddedKanPlace> {
                 kind,
                 pair: [place(0.5), place(1.5)],
             });
+        }
+    }
+    out
+}
+
+/// Rounds of [`Recognizer::fill_row_gaps`]: a row may lack two tiles, found one at a time.
+const GAP_ROUNDS: usize = 2;
+/// How sure a face read in a gap must be to be kept for the next round when it does not complete
+/// the hand by itself.
+const GAP_SURE: f32 = 0.9;
+/// A gap between neighbouring concealed tiles this many times the row's median pitch (centre
+/// to centre) or more holds a missing tile; from 2.5 pitches, two.
+const GAP_ONE: f32 = 1.6;
+const GAP_TWO: f32 = 2.5;
+
+/// Where tiles may be missing from the concealed row, in full-size pixels: evenly spaced in each
+/// gap between neighbouring concealed tiles of [`GAP_ONE`] pitches or more (two places from
+/// [`GAP_TWO`]), and one pitch beyond either end of the row; each the size and angle of its
+/// neighbour's box.
+fn row_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
+    let row: Vec<RotatedBox> = reading
+        .layout
+        .concealed
+        .iter()
+        .map(|&i| reading.tiles[i].rotated)
+        .collect();
+    if row.len() < 2 {
+        return Vec::new();
+    }
+    let steps: Vec<f32> = row
+        .windows(2)
+        .map(|p| (p[1].cx - p[0].cx).hypot(p[1].cy - p[0].cy))
+        .collect();
+    let pitch = layout::median(steps.clone());
+    if pitch < 1.0 {
+        return Vec::new();
+    }
+    // `a` moved towards `b` by `t` of the way between them.
+    let towards = |a: &RotatedBox, b: &RotatedBox, t: f32| RotatedBox {
+        cx: a.cx + t * (b.cx - a.cx),
+        cy: a.cy + t * (b.cy - a.cy),
+        ..*a
+    };
+    let mut out = Vec::new();
+    for (pair, &step) in row.windows(2).zip(&steps) {
+        let missing = match step / pitch {
+            r if r >= GAP_TWO => 2,
+            r if r >= GAP_ONE => 1,
+            _ => 0,
+        };
+        for k in 1..=missing {
+            out.push(towards(&pair[0], &pair[1], k as f32 / (missing + 1) as f32));
+        }
+    }
+    let n = row.len();
+    for (end, next, step) in [(0, 1, steps[0]), (n - 1, n - 2, steps[n - 2])] {
+        if step >= 1.0 {
+            out.push(towards(&row[end], &row[next], -pitch / step));
         }
     }
     out
@@ -1521,12 +1650,62 @@ mod tests {
     }
 
     #[test]
+    fn a_row_is_read_for_missing_tiles_in_its_gaps_and_beyond_its_ends() {
+        use layout::tests::det;
+        // 123m456p789s1122z, 31 px apart, with tiles left out at `gone`.
+        let row = |gone: &[usize]| {
+            let tiles: Vec<Detection> = crate::notation::parse_tiles("123m456p789s1122z")
+                .unwrap()
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !gone.contains(i))
+                .map(|(i, t)| det(&t.to_string(), 31.0 * i as f32, 200.0, false, 0.95, None))
+                .collect();
+            PhotoReading::lay_out(640, 480, tiles)
+        };
+        let places = |gone: &[usize]| -> Vec<(f32, f32)> {
+            row_gap_places(&row(gone))
+                .iter()
+                .map(|b| (b.cx.round(), b.cy.round()))
+                .collect()
+        };
+        // Nothing missing: one pitch beyond either end only.
+        assert_eq!(places(&[]), vec![(-31.0, 200.0), (403.0, 200.0)]);
+        // One tile gone from the middle: its place, then the ends.
+        assert_eq!(
+            places(&[6]),
+            vec![(186.0, 200.0), (-31.0, 200.0), (403.0, 200.0)]
+        );
+        // Two side by side: two places, evenly spaced.
+        assert_eq!(
+            places(&[6, 7]),
+            vec![
+                (186.0, 200.0),
+                (217.0, 200.0),
+                (-31.0, 200.0),
+                (403.0, 200.0)
+            ]
+        );
+        // The first tile gone: the place before the row is where it lay.
+        assert_eq!(places(&[0])[0], (0.0, 200.0));
+        // Each place has its neighbour's size and angle.
+        let b = row_gap_places(&row(&[6]))[0];
+        assert_eq!(
+            (b.w, b.h, b.phi),
+            (30.0, 40.0, -std::f32::consts::FRAC_PI_2)
+        );
+        // A lone tile has no row to measure.
+        let lone = PhotoReading::lay_out(640, 480, vec![det("1m", 0.0, 200.0, false, 0.95, None)]);
+        assert!(row_gap_places(&lone).is_empty());
+    }
+
+    #[test]
     fn an_added_kan_is_looked_for_on_each_called_pon_only() {
         use layout::tests::det;
         let up = -std::f32::consts::FRAC_PI_2;
         // 234m567p11z, a pon of 9p with its called tile first, a chi of 1s-2s-3s; upright boxes
         // 30 wide and 40 high, sideways ones 40 long, the row's centre line at y = 200.
-        let hand = |stacked: bool| {
+        let hand_of = |pon: &str, stacked: bool| {
             let mut d: Vec<Detection> = crate::notation::parse_tiles("234m567p11z")
                 .unwrap()
                 .iter()
@@ -1534,12 +1713,12 @@ mod tests {
                 .map(|(i, t)| det(&t.to_string(), 31.0 * i as f32, 200.0, false, 0.95, None))
                 .collect();
             let mut x = 8.0 * 31.0 + 30.0;
-            d.push(det("9p", x + 5.0, 205.0, true, 0.95, None));
+            d.push(det(pon, x + 5.0, 205.0, true, 0.95, None));
             if stacked {
-                d.push(det("9p", x + 5.0, 175.0, true, 0.95, None));
+                d.push(det(pon, x + 5.0, 175.0, true, 0.95, None));
             }
             x += 41.0;
-            for face in ["9p", "9p"] {
+            for face in [pon, pon] {
                 d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
                 x += 31.0;
             }
@@ -1552,6 +1731,7 @@ mod tests {
             }
             PhotoReading::lay_out(640, 480, d)
         };
+        let hand = |stacked: bool| hand_of("9p", stacked);
         let pon = hand(false);
         assert!(pon.hand.as_ref().is_some_and(|h| h.complete));
         let places = added_kan_places(&pon, up);
@@ -1589,6 +1769,10 @@ mod tests {
         let mut short = pon.clone();
         short.hand.as_mut().unwrap().complete = false;
         assert!(added_kan_places(&short, up).is_empty());
+        // A pon of white dragons: a blank face is what a crop of a tile's own body reads as.
+        let white = hand_of("5z", false);
+        assert!(white.hand.as_ref().is_some_and(|h| h.complete));
+        assert!(added_kan_places(&white, up).is_empty());
     }
 
     #[test]
