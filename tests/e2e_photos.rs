@@ -490,3 +490,12 @@ fn an_added_kan_boxed_as_one_tile_is_read_as_a_kan() {
 fn a_tile_missing_from_the_row_is_read_in_its_gap() {
     assert_regressions_read_exactly(&["seed11-09-", "seed16-19-"]);
 }
+
+/// A closed kan of white dragons in a set with pale lavender backs, which read as white dragons
+/// too: four blank faces, evenly spaced. It was read as an open kan of white dragons (one taken
+/// for the called tile: 9,000 points for 13,000) before four evenly spaced blank faces were
+/// read as a closed kan (`layout::blank_closed_kan`); now exactly.
+#[test]
+fn a_closed_kan_of_white_dragons_with_ivory_backs_is_read() {
+    assert_regressions_read_exactly(&["seed27-10-"]);
+}

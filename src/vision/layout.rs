@@ -483,6 +483,26 @@ fn ivory_kan_backs(rest: &[usize], slots: &[Vec<usize>], detections: &[Detection
     }
 }
 
+/// Whether four blank faces starting a meld run (`four`) are a closed kan of white dragons
+/// between two ivory backs rather than an open kan of them: the classifier reads a blank face
+/// the same both ways, so only the slots' places can show a sideways tile, and they fit none
+/// better than any (see [`placement_errors`]).
+fn blank_closed_kan(
+    four: &[usize],
+    slots: &[Vec<usize>],
+    frame: &Frame,
+    detections: &[Detection],
+) -> bool {
+    let blank = |s: &usize| slots[*s].len() == 1 && detections[slots[*s][0]].reads_blank();
+    if four.len() != 4 || !four.iter().all(blank) {
+        return false;
+    }
+    let none = placement_error(four, slots, frame, None);
+    placement_errors(four, slots, frame)
+        .iter()
+        .all(|&e| none < e)
+}
+
 /// How strongly a tile looks sideways; without the two readings, the flag itself.
 fn sideways_evidence(d: &Detection) -> f32 {
     match &d.turned {
@@ -519,32 +539,37 @@ fn called_slot(
         .map(|k| chunk[k])
 }
 
-/// For each slot of a meld, how badly the slots' places fit it being the sideways one: the
-/// squared misfit of each neighbouring pair's spacing, in units of the extra spacing a
-/// sideways tile makes.
+/// For each slot of a meld, how badly the slots' places fit it being the sideways one (see
+/// [`placement_error`]).
 fn placement_errors(chunk: &[usize], slots: &[Vec<usize>], frame: &Frame) -> Vec<f32> {
+    (0..chunk.len())
+        .map(|k| placement_error(chunk, slots, frame, Some(k)))
+        .collect()
+}
+
+/// How badly the slots' places fit the slot `called` being the sideways one, or none with
+/// `None`: the squared misfit of each neighbouring pair's spacing, in units of the extra
+/// spacing a sideways tile makes (0 where the frame has no such extra).
+fn placement_error(
+    chunk: &[usize],
+    slots: &[Vec<usize>],
+    frame: &Frame,
+    called: Option<usize>,
+) -> f32 {
     let extra = (frame.tile_long - frame.tile_w) / 2.0;
     if extra <= 0.0 {
-        return vec![0.0; chunk.len()];
+        return 0.0;
     }
-    let centres: Vec<f32> = chunk.iter().map(|&s| frame.along[slots[s][0]]).collect();
-    (0..chunk.len())
-        .map(|called| {
-            centres
-                .windows(2)
-                .enumerate()
-                .map(|(k, pair)| {
-                    let spacing = pair[1] - pair[0] - frame.tile_w;
-                    let expected = if k == called || k + 1 == called {
-                        extra
-                    } else {
-                        0.0
-                    };
-                    ((spacing - expected) / extra).powi(2)
-                })
-                .sum()
+    let beside = |k: usize| called.is_some_and(|c| k == c || k + 1 == c);
+    chunk
+        .windows(2)
+        .enumerate()
+        .map(|(k, pair)| {
+            let spacing = frame.along[slots[pair[1]][0]] - frame.along[slots[pair[0]][0]];
+            let expected = if beside(k) { extra } else { 0.0 };
+            ((spacing - frame.tile_w - expected) / extra).powi(2)
         })
-        .collect()
+        .sum()
 }
 
 /// Splits a run of meld slots into melds: a closed kan is four slots with two backs; an open
@@ -580,6 +605,11 @@ fn split_melds(
     while !rest.is_empty() {
         for i in ivory_kan_backs(rest, slots, detections) {
             detections[i].read_as_back();
+        }
+        if rest.len() >= 4 && blank_closed_kan(&rest[..4], slots, frame, detections) {
+            for s in [rest[0], rest[3]] {
+                detections[slots[s][0]].read_as_back();
+            }
         }
         let is_back = |s: usize| detections[slots[s][0]].tile == Face::Back;
         let face_of = |s: usize| detections[slots[s][0]].tile.kind();
@@ -1069,6 +1099,41 @@ pub(crate) mod tests {
         let read = read_hand(&layout, &d).unwrap();
         assert_eq!(read.notation(), "456p789s11z [1*23m] (5555s)");
         assert!(read.complete);
+    }
+
+    #[test]
+    fn four_blank_faces_are_a_closed_kan_unless_their_places_show_a_called_tile() {
+        // A chi, then four white dragons: evenly spaced, a closed kan of white dragons between
+        // two ivory backs; with one of them lying across the row (its neighbours further off),
+        // an open kan of white dragons.
+        let hand = |called: bool| {
+            let mut d = row("456p789s11z", 0.0, 200.0);
+            let mut x = 8.0 * 31.0 + 30.0;
+            d.push(det("1m", x + 5.0, 205.0, true, 0.95, None));
+            x += 41.0;
+            for face in ["2m", "3m"] {
+                d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
+                x += 31.0;
+            }
+            x += 20.0;
+            for k in 0..4 {
+                if called && k == 1 {
+                    d.push(det("5z", x + 5.0, 205.0, true, 0.95, Some("back")));
+                    x += 41.0;
+                } else {
+                    d.push(det("5z", x, 200.0, false, 0.95, Some("back")));
+                    x += 31.0;
+                }
+            }
+            let layout = lay_out(&mut d);
+            read_hand(&layout, &d).unwrap()
+        };
+        let closed = hand(false);
+        assert_eq!(closed.notation(), "456p789s11z [1*23m] (5555z)");
+        assert!(closed.complete);
+        let open = hand(true);
+        assert_eq!(open.notation(), "456p789s11z [1*23m] [55*55z]");
+        assert!(open.complete);
     }
 
     #[test]
