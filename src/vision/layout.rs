@@ -1063,6 +1063,18 @@ pub(crate) mod tests {
             .collect()
     }
 
+    /// Lays an open meld from `x` on: the `called` tile sideways first, then `rest` upright.
+    /// Returns where the next tile would start.
+    fn push_meld(d: &mut Vec<Detection>, mut x: f32, called: &str, rest: &[&str]) -> f32 {
+        d.push(det(called, x + 5.0, 205.0, true, 0.95, None));
+        x += 41.0;
+        for face in rest {
+            d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
+            x += 31.0;
+        }
+        x
+    }
+
     #[test]
     fn concealed_row_with_set_apart_win_and_dora() {
         let mut d = row("123m456p789s1122z", 0.0, 200.0);
@@ -1108,14 +1120,7 @@ pub(crate) mod tests {
         // an open kan of white dragons.
         let hand = |called: bool| {
             let mut d = row("456p789s11z", 0.0, 200.0);
-            let mut x = 8.0 * 31.0 + 30.0;
-            d.push(det("1m", x + 5.0, 205.0, true, 0.95, None));
-            x += 41.0;
-            for face in ["2m", "3m"] {
-                d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
-                x += 31.0;
-            }
-            x += 20.0;
+            let mut x = push_meld(&mut d, 8.0 * 31.0 + 30.0, "1m", &["2m", "3m"]) + 20.0;
             for k in 0..4 {
                 if called && k == 1 {
                     d.push(det("5z", x + 5.0, 205.0, true, 0.95, Some("back")));
@@ -1171,13 +1176,7 @@ pub(crate) mod tests {
     #[test]
     fn a_lone_white_dragon_indicator_and_a_white_dragon_pon_stay_faces() {
         let mut d = row("123m456p789s11z", 0.0, 200.0);
-        let mut x = 11.0 * 31.0 + 30.0;
-        d.push(det("5z", x + 5.0, 205.0, true, 0.95, None));
-        x += 41.0;
-        for face in ["5z", "5z"] {
-            d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
-            x += 31.0;
-        }
+        push_meld(&mut d, 11.0 * 31.0 + 30.0, "5z", &["5z", "5z"]);
         d.push(det("5z", 40.0, 100.0, false, 0.95, None));
         d.push(det("3m", 71.0, 100.0, false, 0.95, None));
         let layout = lay_out(&mut d);
