@@ -491,11 +491,13 @@ fn a_tile_missing_from_the_row_is_read_in_its_gap() {
     assert_regressions_read_exactly(&["seed11-09-", "seed16-19-"]);
 }
 
-/// A closed kan of white dragons in a set with pale lavender backs, which read as white dragons
-/// too: four blank faces, evenly spaced. It was read as an open kan of white dragons (one taken
-/// for the called tile: 9,000 points for 13,000) before four evenly spaced blank faces were
-/// read as a closed kan (`layout::blank_closed_kan`); now exactly.
+/// Sets with pale backs, which read as white dragons. Seed 27's 10: a closed kan of white
+/// dragons, four blank faces evenly spaced, was read as an open kan (one taken for the called
+/// tile: 9,000 points for 13,000) before such four were read as a closed kan
+/// (`layout::blank_closed_kan`). Seed 33's 14: of the dead wall's three backs one read as a
+/// back and two as white dragon indicators (dora 5z1m5z for 1m) before blanks in a row with a
+/// back were read as backs too. Now both exactly.
 #[test]
-fn a_closed_kan_of_white_dragons_with_ivory_backs_is_read() {
-    assert_regressions_read_exactly(&["seed27-10-"]);
+fn pale_backs_read_as_white_dragons_are_read_as_backs_by_their_place() {
+    assert_regressions_read_exactly(&["seed27-10-", "seed33-14-"]);
 }

@@ -304,16 +304,20 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     // Beside a hand laid out in a row, two white dragons in another row are far likelier the
     // dead wall of a set with ivory backs, whose backs are blank faces too, than two such dora
     // indicators. Not in a pile of tiles (no long row: real blank dragons side by side), nor in
-    // a set whose backs read as backs.
+    // a set whose backs read as backs, unless that row holds a back that might be a white
+    // dragon too: a pale back reads either way, tile by tile (seed 33's 14: one of three read
+    // as a back), while a coloured back does not read as a blank face.
     let laid_out = rows[hand_row].len() >= 11;
-    if laid_out && !detections.iter().any(|d| d.tile == Face::Back) {
+    let no_backs = !detections.iter().any(|d| d.tile == Face::Back);
+    if laid_out {
         for (r, row) in rows.iter().enumerate() {
             let blanks: Vec<usize> = row
                 .iter()
                 .copied()
                 .filter(|&i| detections[i].reads_blank())
                 .collect();
-            if r != hand_row && blanks.len() >= 2 {
+            let row_backs = row.iter().any(|&i| detections[i].pale_back());
+            if r != hand_row && blanks.len() >= 2 && (no_backs || row_backs) {
                 for i in blanks {
                     detections[i].read_as_back();
                 }
@@ -1063,6 +1067,14 @@ pub(crate) mod tests {
             .collect()
     }
 
+    /// Lays upright `faces` in a row from (`x`, `y`), each read at `p` with the rest on a back
+    /// (a blank face reads as either).
+    fn push_faces(d: &mut Vec<Detection>, faces: &[&str], x: f32, y: f32, p: f32) {
+        for (k, face) in faces.iter().enumerate() {
+            d.push(det(face, x + 31.0 * k as f32, y, false, p, Some("back")));
+        }
+    }
+
     /// Lays an open meld from `x` on: the `called` tile sideways first, then `rest` upright.
     /// Returns where the next tile would start.
     fn push_meld(d: &mut Vec<Detection>, mut x: f32, called: &str, rest: &[&str]) -> f32 {
@@ -1151,16 +1163,7 @@ pub(crate) mod tests {
             d.push(det(face, x, 200.0, false, 0.97, Some("back")));
             x += 31.0;
         }
-        for (k, face) in ["5z", "7p", "5z", "5z"].iter().enumerate() {
-            d.push(det(
-                face,
-                40.0 + 31.0 * k as f32,
-                100.0,
-                false,
-                0.97,
-                Some("back"),
-            ));
-        }
+        push_faces(&mut d, &["5z", "7p", "5z", "5z"], 40.0, 100.0, 0.97);
         let layout = lay_out(&mut d);
         let read = read_hand(&layout, &d).unwrap();
         assert_eq!(read.notation(), "123m456789p55z (8888s)");
@@ -1171,6 +1174,36 @@ pub(crate) mod tests {
             assert!((d[i].confidence - 1.0).abs() < 1e-6);
         }
         assert!(d[9].reads_blank() && d[10].reads_blank());
+    }
+
+    #[test]
+    fn blanks_beside_a_pale_back_in_the_dead_wall_are_backs_too() {
+        // A pale-backed set: of the dead wall's three backs beside the 1m indicator, two read
+        // as white dragons and one as a back, `white` likely a white dragon as well (a closed
+        // kan's coloured backs read as backs elsewhere).
+        let wall = |last: &str, white: f32| {
+            let mut d = row("44666s789p", 0.0, 200.0);
+            let x = push_meld(&mut d, 8.0 * 31.0 + 30.0, "3s", &["2s", "4s"]) + 20.0;
+            for (k, face) in ["back", "9m", "9m", "back"].iter().enumerate() {
+                d.push(det(face, x + 31.0 * k as f32, 200.0, false, 0.95, None));
+            }
+            push_faces(&mut d, &["5z", "1m", "5z"], 40.0, 100.0, 0.9);
+            d.push(det(last, 133.0, 100.0, false, 1.0 - white, Some("5z")));
+            let layout = lay_out(&mut d);
+            let read = read_hand(&layout, &d).unwrap();
+            (
+                read.notation(),
+                read.dora_indicators.len(),
+                layout.unplaced.len(),
+            )
+        };
+        let (notation, dora, unplaced) = wall("back", 0.3);
+        assert_eq!(notation, "44666s789p [3*24s] (9999m)");
+        assert_eq!((dora, unplaced), (1, 3));
+        // A back that does not read as a white dragon (a coloured one), or none in that row:
+        // two white dragon indicators stay.
+        assert_eq!(wall("back", 0.0).1, 3);
+        assert_eq!(wall("7p", 0.3).1, 4);
     }
 
     #[test]

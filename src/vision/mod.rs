@@ -157,6 +157,8 @@ pub struct Turned {
 
 /// The blank face a set with ivory backs shares with its backs.
 const WHITE_DRAGON: Face = Face::Tile(Tile::plain(Kind::HAKU));
+/// How likely a white dragon a tile read as a back must be for [`Detection::pale_back`].
+const PALE_BACK: f32 = 0.1;
 
 /// How many times surer the reading across the way the layout lays a tile must be for
 /// [`Detection::lay_as`] to keep that reading's face.
@@ -251,6 +253,13 @@ impl Detection {
         self.tile == WHITE_DRAGON
     }
 
+    /// Whether the top reading is a back that reads as a white dragon 0.1 likely or more
+    /// (`PALE_BACK`): a pale back, which the classifier tells from a blank face only by its
+    /// tint.
+    pub fn pale_back(&self) -> bool {
+        self.tile == Face::Back && self.probs[WHITE_DRAGON.class()] >= PALE_BACK
+    }
+
     /// Takes a blank face for a back of an ivory-backed set, laid upright: the classifier's
     /// confidence is then its probability of either blank.
     pub fn read_as_back(&mut self) {
@@ -317,7 +326,7 @@ pub struct Settings {
     pub faint_threshold: f32,
     /// When neither the sure nor the faint boxes make a complete hand, the gaps of the
     /// concealed row and the places just beyond its ends are read for a missing tile (see
-    /// [`Recognizer::fill_row_gaps`]).
+    /// `Recognizer::fill_row_gaps`).
     pub row_gaps: bool,
 }
 
