@@ -482,13 +482,21 @@ fn an_added_kan_boxed_as_one_tile_is_read_as_a_kan() {
     assert_regressions_read_exactly(&["seed26-07-", "seed33-20-", "seed36-19-", "seed37-06-"]);
 }
 
-/// In each the detector drew no box, not even a faint one, over a tile of the concealed row
-/// (seed 11's 09: a 3s inside a tilted row; seed 16's 19: the first two tiles of a steep row).
-/// Before the row's gaps and ends were read (`Recognizer::fill_row_gaps`), both hands were
-/// incomplete; now both are read exactly.
+/// Hands read incomplete because the detector drew no box, not even a faint one, over a tile
+/// of the hand row (seed 11's 09: a 3s inside a tilted row; 16's 19: the first two tiles of a
+/// steep row; 19's 14: a white dragon of a pon; 24's 11: a white dragon and a back of a closed
+/// kan; 33's 12 and 36's 10: tilted rows). Before the row's gaps and ends were read
+/// (`Recognizer::fill_row_gaps`), none was read exactly; now each is.
 #[test]
 fn a_tile_missing_from_the_row_is_read_in_its_gap() {
-    assert_regressions_read_exactly(&["seed11-09-", "seed16-19-"]);
+    assert_regressions_read_exactly(&[
+        "seed11-09-",
+        "seed16-19-",
+        "seed19-14-",
+        "seed24-11-",
+        "seed33-12-",
+        "seed36-10-",
+    ]);
 }
 
 /// Sets with pale backs, which read as white dragons. Seed 27's 10: a closed kan of white

@@ -1414,28 +1414,52 @@ const GAP_SURE: f32 = 0.9;
 const GAP_ONE: f32 = 1.6;
 const GAP_TWO: f32 = 2.5;
 
-/// Where tiles may be missing from the concealed row, in full-size pixels: evenly spaced in each
-/// gap between neighbouring concealed tiles of [`GAP_ONE`] pitches or more (two places from
-/// [`GAP_TWO`]), and one pitch beyond either end of the row; each the size and angle of its
-/// neighbour's box.
+/// Where tiles may be missing from the hand row, in full-size pixels. The row is its tiles
+/// (concealed, the winning tile, the melds' and the unplaced ones less than a pitch off the
+/// concealed tiles' line) in order along that line; the places are evenly spaced in each gap
+/// between neighbours of [`GAP_ONE`] pitches or more (two from [`GAP_TWO`]; the pitch is the
+/// concealed tiles' median), and one pitch beyond either end of the row, each the size and
+/// angle of its neighbour's box. A gap between melds is bare table; a meld short of a tile has
+/// its place read too.
 fn row_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
-    let row: Vec<RotatedBox> = reading
-        .layout
+    let l = &reading.layout;
+    let concealed: Vec<RotatedBox> = l
         .concealed
         .iter()
         .map(|&i| reading.tiles[i].rotated)
         .collect();
-    if row.len() < 2 {
+    let (Some(first), Some(last)) = (concealed.first(), concealed.last()) else {
+        return Vec::new();
+    };
+    let pitch = layout::median(
+        concealed
+            .windows(2)
+            .map(|p| (p[1].cx - p[0].cx).hypot(p[1].cy - p[0].cy))
+            .collect(),
+    );
+    if concealed.len() < 2 || pitch < 1.0 {
         return Vec::new();
     }
+    let (dx, dy) = (last.cx - first.cx, last.cy - first.cy);
+    let length = dx.hypot(dy).max(1.0);
+    let at = |r: &RotatedBox| (r.cx - first.cx) * dx + (r.cy - first.cy) * dy;
+    // Off the line more than a pitch: another row (the dead wall's unplaced backs).
+    let on_line =
+        |r: &RotatedBox| ((r.cy - first.cy) * dx - (r.cx - first.cx) * dy).abs() < pitch * length;
+    let mut row: Vec<RotatedBox> = l
+        .concealed
+        .iter()
+        .chain(&l.win)
+        .chain(l.melds.iter().flat_map(|m| &m.tiles))
+        .chain(&l.unplaced)
+        .map(|&i| reading.tiles[i].rotated)
+        .filter(on_line)
+        .collect();
+    row.sort_by(|p, q| at(p).total_cmp(&at(q)));
     let steps: Vec<f32> = row
         .windows(2)
         .map(|p| (p[1].cx - p[0].cx).hypot(p[1].cy - p[0].cy))
         .collect();
-    let pitch = layout::median(steps.clone());
-    if pitch < 1.0 {
-        return Vec::new();
-    }
     // `a` moved towards `b` by `t` of the way between them.
     let towards = |a: &RotatedBox, b: &RotatedBox, t: f32| RotatedBox {
         cx: a.cx + t * (b.cx - a.cx),
@@ -1706,6 +1730,32 @@ mod tests {
         // A lone tile has no row to measure.
         let lone = PhotoReading::lay_out(640, 480, vec![det("1m", 0.0, 200.0, false, 0.95, None)]);
         assert!(row_gap_places(&lone).is_empty());
+        // A pon short of its middle tile after eight concealed ones, and a dead-wall back in
+        // another row: the meld's gap is read, the back is not part of the row.
+        let mut tiles: Vec<Detection> = crate::notation::parse_tiles("456p789s11z")
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| det(&t.to_string(), 31.0 * i as f32, 200.0, false, 0.95, None))
+            .collect();
+        tiles.push(det("9p", 283.0, 205.0, true, 0.95, None));
+        tiles.push(det("9p", 355.0, 200.0, false, 0.95, None));
+        tiles.push(det("back", 100.0, 100.0, false, 0.95, None));
+        let short = PhotoReading::lay_out(640, 480, tiles);
+        let places: Vec<(f32, f32)> = row_gap_places(&short)
+            .iter()
+            .map(|b| ((b.cx * 2.0).round() / 2.0, (b.cy * 2.0).round() / 2.0))
+            .collect();
+        // The space before the meld (2.1 pitches) is read too: bare table in a photo.
+        assert_eq!(
+            places,
+            vec![
+                (250.0, 202.5),
+                (319.0, 202.5),
+                (-31.0, 200.0),
+                (386.0, 198.0)
+            ]
+        );
     }
 
     #[test]
