@@ -1058,7 +1058,8 @@ pub(crate) mod tests {
         }
     }
 
-    fn row(tiles: &str, x0: f32, y: f32) -> Vec<Detection> {
+    /// Upright `tiles` (notation) in a row from (`x0`, `y`), 31 px apart, read at 0.95.
+    pub(crate) fn row(tiles: &str, x0: f32, y: f32) -> Vec<Detection> {
         crate::notation::parse_tiles(tiles)
             .unwrap()
             .iter()

@@ -1732,12 +1732,7 @@ mod tests {
         assert!(row_gap_places(&lone).is_empty());
         // A pon short of its middle tile after eight concealed ones, and a dead-wall back in
         // another row: the meld's gap is read, the back is not part of the row.
-        let mut tiles: Vec<Detection> = crate::notation::parse_tiles("456p789s11z")
-            .unwrap()
-            .iter()
-            .enumerate()
-            .map(|(i, t)| det(&t.to_string(), 31.0 * i as f32, 200.0, false, 0.95, None))
-            .collect();
+        let mut tiles: Vec<Detection> = layout::tests::row("456p789s11z", 0.0, 200.0);
         tiles.push(det("9p", 283.0, 205.0, true, 0.95, None));
         tiles.push(det("9p", 355.0, 200.0, false, 0.95, None));
         tiles.push(det("back", 100.0, 100.0, false, 0.95, None));
@@ -1765,12 +1760,7 @@ mod tests {
         // 234m567p11z, a pon of 9p with its called tile first, a chi of 1s-2s-3s; upright boxes
         // 30 wide and 40 high, sideways ones 40 long, the row's centre line at y = 200.
         let hand_of = |pon: &str, stacked: bool| {
-            let mut d: Vec<Detection> = crate::notation::parse_tiles("234m567p11z")
-                .unwrap()
-                .iter()
-                .enumerate()
-                .map(|(i, t)| det(&t.to_string(), 31.0 * i as f32, 200.0, false, 0.95, None))
-                .collect();
+            let mut d: Vec<Detection> = layout::tests::row("234m567p11z", 0.0, 200.0);
             let mut x = 8.0 * 31.0 + 30.0;
             d.push(det(pon, x + 5.0, 205.0, true, 0.95, None));
             if stacked {
