@@ -324,8 +324,8 @@ pub struct Settings {
     /// when the sure boxes do not make a complete hand, one of them that does is added (see
     /// [`Recognizer::complete_hand`]); 0 (or anything at or over `score_threshold`) turns it off.
     pub faint_threshold: f32,
-    /// When neither the sure nor the faint boxes make a complete hand, the gaps of the
-    /// concealed row and the places just beyond its ends are read for a missing tile (see
+    /// When neither the sure nor the faint boxes make a complete hand, the gaps of the hand
+    /// row and the places just beyond its ends are read for a missing tile (see
     /// `Recognizer::fill_row_gaps`).
     pub row_gaps: bool,
 }
@@ -1144,9 +1144,9 @@ impl Recognizer {
     /// Lays out `read`'s tiles (in full-size pixels, `scale` times `image`'s) and, when they do
     /// not make a complete hand, tries the faint boxes one at a time, best first: the first
     /// whose tile completes the hand (see [`completes`]) joins it. The faint boxes are read
-    /// against the axis the sure ones were read against. When none does, the gaps of the
-    /// concealed row are read (see [`Recognizer::fill_row_gaps`]). A complete hand is then
-    /// searched for added kans read as pons (see [`Recognizer::stack_added_tiles`]).
+    /// against the axis the sure ones were read against. When none does, the gaps of the hand
+    /// row are read (see [`Recognizer::fill_row_gaps`]). A complete hand is then searched for
+    /// added kans read as pons (see [`Recognizer::stack_added_tiles`]).
     ///
     /// The detector scores some faces low, the blank white dragon most of all (0.08–0.27 where
     /// most tiles score 0.6 or more), and a threshold low enough to keep them keeps clutter
@@ -1162,31 +1162,47 @@ impl Recognizer {
         ReadTiles { tiles, up }: ReadTiles,
         faint: &[(RotatedBox, f32)],
     ) -> Result<PhotoReading, VisionError> {
-        let reading = PhotoReading::lay_out(width, height, tiles.clone());
-        let complete = |r: &PhotoReading| r.hand.as_ref().is_some_and(|h| h.complete);
-        if complete(&reading) || tiles.is_empty() {
-            return self.stack_added_tiles(image, scale, reading, up);
-        }
-        let tried = &faint[..faint.len().min(FAINT_TRIED)];
-        let candidates = self.read_along(image, tried.to_vec(), up)?;
-        for (mut candidate, _) in candidates {
-            candidate.scale(scale);
-            let mut trial = tiles.clone();
-            trial.push(candidate);
-            let completed = PhotoReading::lay_out(width, height, trial);
-            if completes(&reading, &completed) {
-                return self.stack_added_tiles(image, scale, completed, up);
+        let mut reading = PhotoReading::lay_out(width, height, tiles.clone());
+        let complete = reading.hand.as_ref().is_some_and(|h| h.complete);
+        if !complete && !tiles.is_empty() {
+            let completed = match self.add_faint_tile(image, scale, &reading, &tiles, faint, up)? {
+                Some(completed) => Some(completed),
+                None if self.settings.row_gaps => {
+                    self.fill_row_gaps(image, scale, &reading, &tiles, up)?
+                }
+                None => None,
+            };
+            if let Some(completed) = completed {
+                reading = completed;
             }
         }
-        if self.settings.row_gaps {
-            if let Some(completed) = self.fill_row_gaps(image, scale, &reading, &tiles, up)? {
-                return self.stack_added_tiles(image, scale, completed, up);
-            }
-        }
-        Ok(reading)
+        self.stack_added_tiles(image, scale, reading, up)
     }
 
-    /// Reads the places of `reading`'s concealed row where a tile is missing (see
+    /// The reading with the first of the faint boxes (the best [`FAINT_TRIED`]) whose tile
+    /// completes the hand as it stands (see [`completes`]), if any; `reading` was laid out from
+    /// `tiles`, in full-size pixels, `scale` times `image`'s.
+    fn add_faint_tile(
+        &mut self,
+        image: &Rgb,
+        scale: f32,
+        reading: &PhotoReading,
+        tiles: &[Detection],
+        faint: &[(RotatedBox, f32)],
+        up: f32,
+    ) -> Result<Option<PhotoReading>, VisionError> {
+        let tried = &faint[..faint.len().min(FAINT_TRIED)];
+        for (mut candidate, _) in self.read_along(image, tried.to_vec(), up)? {
+            candidate.scale(scale);
+            let completed = reading.with_tile(tiles, candidate);
+            if completes(reading, &completed) {
+                return Ok(Some(completed));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Reads the places of `reading`'s hand row where a tile may be missing (see
     /// [`row_gap_places`]) and returns the reading with the first one that completes the hand as
     /// it stands (see [`completes`]). When none does, the surest of them, a face read at least
     /// [`GAP_SURE`] sure, is kept for one more round on the row it makes, which must then be
@@ -1205,7 +1221,6 @@ impl Recognizer {
         tiles: &[Detection],
         up: f32,
     ) -> Result<Option<PhotoReading>, VisionError> {
-        let (width, height) = (reading.width, reading.height);
         let mut base = tiles.to_vec();
         let mut laid: Option<PhotoReading> = None;
         for _ in 0..GAP_ROUNDS {
@@ -1216,9 +1231,7 @@ impl Recognizer {
             let mut surest: Option<Detection> = None;
             for (mut candidate, _) in self.read_along(image, places, up)? {
                 candidate.scale(scale);
-                let mut trial = base.clone();
-                trial.push(candidate.clone());
-                let completed = PhotoReading::lay_out(width, height, trial);
+                let completed = reading.with_tile(&base, candidate.clone());
                 if completes(reading, &completed) {
                     return Ok(Some(completed));
                 }
@@ -1232,8 +1245,9 @@ impl Recognizer {
                 }
             }
             let Some(next) = surest else { break };
+            let next_row = reading.with_tile(&base, next.clone());
             base.push(next);
-            laid = Some(PhotoReading::lay_out(width, height, base.clone()));
+            laid = Some(next_row);
         }
         Ok(None)
     }
@@ -1312,20 +1326,17 @@ struct AddedKanPlace {
 /// On each called pon of a complete hand (three tiles of one kind, one sideways, not white
 /// dragons), the places of an added kan's two stacked sideways tiles, measured on the pon's two
 /// upright tiles: the lower tile's outer long side on the row's edge where the called tile
-/// lies, the upper tile on it. Along the upright tiles' own up axis, which in a steep shot leans from the hand's `up`
-/// towards the edges of the photo, as the stack does; both ways along it, since the photo does
-/// not say which side of the row the player sat (the wrong side's upper place is bare table).
+/// lies, the upper tile on it. Along the upright tiles' own up axis, which in a steep shot
+/// leans from the hand's `up` towards the edges of the photo, as the stack does; both ways
+/// along it, since the photo does not say which side of the row the player sat (the wrong
+/// side's upper place is bare table).
 ///
 /// A sideways tile's extent along that axis is its width seen as the upright tiles' heights are
 /// seen, foreshortened alike in a steep shot: their extent along the axis times their width
 /// over the tile's length (the called box's extent across the axis, or
 /// [`layout::TILE_ASPECT`] upright widths where that box is not a tile's length).
 fn added_kan_places(reading: &PhotoReading, up: f32) -> Vec<AddedKanPlace> {
-    let complete = reading
-        .hand
-        .as_ref()
-        .is_some_and(|h| h.complete && h.corrected.is_empty());
-    if !complete {
+    if !reading.complete_as_read() {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -1409,8 +1420,8 @@ const GAP_ROUNDS: usize = 2;
 /// How sure a face read in a gap must be to be kept for the next round when it does not complete
 /// the hand by itself.
 const GAP_SURE: f32 = 0.9;
-/// A gap between neighbouring concealed tiles this many times the row's median pitch (centre
-/// to centre) or more holds a missing tile; from 2.5 pitches, two.
+/// A gap between neighbouring tiles of the hand row this many times the concealed tiles'
+/// median pitch (centre to centre) or more holds a missing tile; from 2.5 pitches, two.
 const GAP_ONE: f32 = 1.6;
 const GAP_TWO: f32 = 2.5;
 
@@ -1431,12 +1442,14 @@ fn row_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
     let (Some(first), Some(last)) = (concealed.first(), concealed.last()) else {
         return Vec::new();
     };
-    let pitch = layout::median(
-        concealed
+    // Centre-to-centre distances of neighbouring boxes.
+    let steps_of = |boxes: &[RotatedBox]| -> Vec<f32> {
+        boxes
             .windows(2)
             .map(|p| (p[1].cx - p[0].cx).hypot(p[1].cy - p[0].cy))
-            .collect(),
-    );
+            .collect()
+    };
+    let pitch = layout::median(steps_of(&concealed));
     if concealed.len() < 2 || pitch < 1.0 {
         return Vec::new();
     }
@@ -1456,10 +1469,7 @@ fn row_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
         .filter(on_line)
         .collect();
     row.sort_by(|p, q| at(p).total_cmp(&at(q)));
-    let steps: Vec<f32> = row
-        .windows(2)
-        .map(|p| (p[1].cx - p[0].cx).hypot(p[1].cy - p[0].cy))
-        .collect();
+    let steps = steps_of(&row);
     // `a` moved towards `b` by `t` of the way between them.
     let towards = |a: &RotatedBox, b: &RotatedBox, t: f32| RotatedBox {
         cx: a.cx + t * (b.cx - a.cx),
@@ -1491,11 +1501,7 @@ fn row_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
 /// that completes a hand only with other tiles read again, or laid out another way, has
 /// usually made a wrong hand out of an incomplete one, which is worse: the user sees a score.
 fn completes(before: &PhotoReading, completed: &PhotoReading) -> bool {
-    completed
-        .hand
-        .as_ref()
-        .is_some_and(|h| h.complete && h.corrected.is_empty())
-        && completed.layout.melds.len() >= before.layout.melds.len()
+    completed.complete_as_read() && completed.layout.melds.len() >= before.layout.melds.len()
 }
 
 /// The tiles read from a photo's sure boxes, and the hand's up axis they were read against.
@@ -1525,6 +1531,20 @@ impl Found {
 const FAINT_TRIED: usize = 12;
 
 impl PhotoReading {
+    /// `tiles` and `extra` laid out in a photo of this reading's size.
+    fn with_tile(&self, tiles: &[Detection], extra: Detection) -> PhotoReading {
+        let mut all = tiles.to_vec();
+        all.push(extra);
+        PhotoReading::lay_out(self.width, self.height, all)
+    }
+
+    /// Whether the hand is complete with the top reading of every tile.
+    fn complete_as_read(&self) -> bool {
+        self.hand
+            .as_ref()
+            .is_some_and(|h| h.complete && h.corrected.is_empty())
+    }
+
     fn lay_out(width: u32, height: u32, mut tiles: Vec<Detection>) -> PhotoReading {
         layout::drop_doubled(&mut tiles);
         let layout = layout::lay_out(&mut tiles);
