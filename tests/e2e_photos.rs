@@ -509,3 +509,22 @@ fn a_tile_missing_from_the_row_is_read_in_its_gap() {
 fn pale_backs_read_as_white_dragons_are_read_as_backs_by_their_place() {
     assert_regressions_read_exactly(&["seed27-10-", "seed33-14-"]);
 }
+
+/// Warm light (red up a fifth, blue down a quarter) tints the faces beyond the synthetic
+/// scenes' range; the recognizer lifts such a photo's tint back to that range and reads it
+/// again (`picture::light_gains`). Every fixture then reads as in white light. Without the
+/// lift, 19-any-steep's 7s read as a 6s under that light and its hand scored a false suuankou
+/// (measured 2026-11-25).
+#[test]
+fn photos_in_warm_light_are_read_as_in_white_light() {
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    let outcomes: Vec<Outcome> = load_all()
+        .iter()
+        .map(|f| {
+            let rgb = Rgb::open(&f.image).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+            run_on(&mut recognizer, f, &rgb.with_gains([1.2, 0.95, 0.75]))
+        })
+        .collect();
+    assert_read_exactly(&outcomes, &READ_EXACTLY);
+}

@@ -13,6 +13,10 @@ Reports:
    is run on the same photos in the same run (subprocess in its own venv), and with --runtime the Rust
    runtime's own output (`riichi-lens recognize --json`: after its layout step, which this reference lacks);
  * latency of both models on a 1280x720 frame on this machine.
+
+`--cast R,G,B` reads the synthetic scenes under other light (each multiplied by those per-channel gains first:
+1.2,0.95,0.75 warm, 0.45,0.45,0.45 dim); `--tint-floor` / `--light-floor` set the lift of such photos (model card,
+"Warm and dim light").
 """
 import argparse
 import json
@@ -59,7 +63,7 @@ def box_centre(r):
     return (r["box"][0] + r["box"][2]) / 2, (r["box"][1] + r["box"][3]) / 2
 
 
-def eval_synthetic(rec, max_scenes=None, name="test"):
+def eval_synthetic(rec, max_scenes=None, name="test", cast=None):
     from train_det import load_scenes
     scenes = load_scenes(name)
     if max_scenes:
@@ -70,6 +74,8 @@ def eval_synthetic(rec, max_scenes=None, name="test"):
     # per width band: tiles, read right, misread, found by the detector but vetoed as "not a tile", not found
     bands = {}
     for im, labs in scenes:
+        if cast:  # the scene under other light: per-channel gains
+            im = np.clip(im.astype(np.float32) * np.array(cast, np.float32), 0, 255).astype(np.uint8)
         res = rec(im)
         detected = rec.detect(im)
         gt = [l for l in labs if not l[6]]
@@ -363,6 +369,12 @@ def main():
     ap.add_argument("--synthetic-scenes", type=int, default=None)
     ap.add_argument("--synthetic-set", default="test",
                     help="generated scene set for the synthetic section (.cache-train/det/NAME_*.npz), e.g. testneg")
+    ap.add_argument("--cast", default=None,
+                    help="R,G,B gains applied to each synthetic scene first (other light: 0.45,0.45,0.45 dim, 1.2,0.95,0.75 warm)")
+    ap.add_argument("--light-floor", type=float, default=reference_infer.LIGHT_FLOOR,
+                    help="lift photos whose faces are darker than this (0: never)")
+    ap.add_argument("--tint-floor", type=float, default=reference_infer.TINT_FLOOR,
+                    help="lift photos whose faces' dimmest channel is under this share of the brightest (0: never)")
     ap.add_argument("--one-way", action="store_true",
                     help="classify each tile once, along the detector's angle (the runtime before 2026-11-23)")
     ap.add_argument("--no-own-angle", action="store_true",
@@ -389,13 +401,16 @@ def main():
     reference_infer.READ_TURN_DEG = args.read_turn
     reference_infer.READ_TURN_BELOW = args.read_turn_below
     reference_infer.ZOOM_MARGIN = args.zoom_margin
+    reference_infer.LIGHT_FLOOR = args.light_floor
+    reference_infer.TINT_FLOOR = args.tint_floor
     rec = Recognizer(args.models)
     if args.one_way:
         rec = OneWay(rec)
     skip = set(args.skip.split(","))
     out = {}
     if "synthetic" not in skip:
-        out["synthetic"] = eval_synthetic(rec, args.synthetic_scenes, args.synthetic_set)
+        out["synthetic"] = eval_synthetic(rec, args.synthetic_scenes, args.synthetic_set,
+                                          [float(v) for v in args.cast.split(",")] if args.cast else None)
         print("synthetic", json.dumps(out["synthetic"]), flush=True)
     if "camerash" not in skip:
         out["camerash"] = eval_camerash(rec)

@@ -37,6 +37,22 @@ impl Rgb {
         })
     }
 
+    /// The image with each channel multiplied by its gain (values over 255 saturate).
+    pub fn with_gains(&self, gains: [f32; 3]) -> Rgb {
+        let pixels = self
+            .pixels
+            .chunks_exact(3)
+            .flat_map(|px| {
+                std::array::from_fn::<u8, 3, _>(|c| (px[c] as f32 * gains[c]).min(255.0) as u8)
+            })
+            .collect();
+        Rgb {
+            width: self.width,
+            height: self.height,
+            pixels,
+        }
+    }
+
     /// Decodes a JPEG or PNG, applying its EXIF orientation. Refuses images whose header
     /// announces more than [`MAX_SIDE`] pixels a side or [`MAX_DECODED_BYTES`] decoded.
     pub fn decode(bytes: &[u8]) -> Result<Rgb, VisionError> {
@@ -713,6 +729,50 @@ pub fn face_value(crop: &[f32]) -> f32 {
     low + (at - below as f32) * (high - low)
 }
 
+/// The colour of a crop's face, 0–255 per channel: the median colour of the pixels inside the
+/// margin [`face_value`] uses whose brightest channel is at or over that crop's 75th
+/// percentile (the face around the glyph, whatever the glyph's ink).
+pub fn face_colour(crop: &[f32]) -> [f32; 3] {
+    const MARGIN_Y: usize = 8;
+    const MARGIN_X: usize = 6;
+    let plane = CROP_H * CROP_W;
+    let inner: Vec<usize> = (MARGIN_Y..CROP_H - MARGIN_Y)
+        .flat_map(|j| (MARGIN_X..CROP_W - MARGIN_X).map(move |i| j * CROP_W + i))
+        .collect();
+    let level = |at: usize, c: usize| 255.0 * crop[c * plane + at];
+    let brightest = |at: usize| level(at, 0).max(level(at, 1)).max(level(at, 2));
+    let mut values: Vec<f32> = inner.iter().map(|&at| brightest(at)).collect();
+    let line = percentile(&mut values, 0.75);
+    let face: Vec<usize> = inner
+        .into_iter()
+        .filter(|&at| brightest(at) >= line)
+        .collect();
+    std::array::from_fn(|c| {
+        percentile(
+            &mut face.iter().map(|&at| level(at, c)).collect::<Vec<_>>(),
+            0.5,
+        )
+    })
+}
+
+/// Per-channel gains that bring a photo's tile faces, of colour `face` (see [`face_colour`]),
+/// into the light the models were trained on: a face whose brightest channel is under
+/// `floor` is brightened until it is `floor`, then a channel under `tint_floor` times the
+/// brightest is raised to that share. `None` when the face is in that light already.
+pub fn light_gains(face: [f32; 3], floor: f32, tint_floor: f32) -> Option<[f32; 3]> {
+    let face = face.map(|v| v.max(1.0));
+    let brightest = face[0].max(face[1]).max(face[2]);
+    let dimmest = face[0].min(face[1]).min(face[2]);
+    if brightest >= floor && dimmest >= tint_floor * brightest {
+        return None;
+    }
+    let lift = (floor / brightest).max(1.0);
+    Some(std::array::from_fn(|c| {
+        let target = (face[c] * lift).max(tint_floor * brightest * lift);
+        (target / face[c]).clamp(0.5, 4.0)
+    }))
+}
+
 /// The `q` quantile of `values` (reordered), interpolated between neighbours as numpy's
 /// default does; 0 for none.
 pub fn percentile(values: &mut [f32], q: f32) -> f32 {
@@ -746,6 +806,63 @@ impl CropGeometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A crop of a face of colour `face` (0–255) with a black glyph over its middle third.
+    fn crop_of(face: [f32; 3]) -> Vec<f32> {
+        let mut crop = vec![0f32; CROP_LEN];
+        for c in 0..3 {
+            for j in 0..CROP_H {
+                for i in 0..CROP_W {
+                    let glyph = (CROP_W / 3..2 * CROP_W / 3).contains(&i);
+                    crop[c * CROP_H * CROP_W + j * CROP_W + i] =
+                        if glyph { 0.0 } else { face[c] / 255.0 };
+                }
+            }
+        }
+        crop
+    }
+
+    #[test]
+    fn a_face_colour_looks_past_the_glyph() {
+        let colour = face_colour(&crop_of([240.0, 230.0, 200.0]));
+        for (got, want) in colour.iter().zip([240.0, 230.0, 200.0]) {
+            assert!((got - want).abs() < 0.01, "{colour:?}");
+        }
+    }
+
+    #[test]
+    fn faces_in_trained_light_are_left_alone() {
+        assert_eq!(light_gains([240.0, 236.0, 224.0], 150.0, 0.8), None);
+        assert_eq!(light_gains([240.0, 236.0, 224.0], 0.0, 0.0), None);
+        // Dim but untinted, with the brightness floor off.
+        assert_eq!(light_gains([90.0, 88.0, 84.0], 0.0, 0.8), None);
+    }
+
+    #[test]
+    fn a_tinted_face_has_its_dim_channel_raised() {
+        // Warm light: blue at 0.6 of red.
+        let gains = light_gains([250.0, 210.0, 150.0], 0.0, 0.8).expect("lifted");
+        assert_eq!(gains[0], 1.0);
+        assert!((150.0 * gains[2] - 200.0).abs() < 0.01, "{gains:?}");
+        assert_eq!(gains[1], 1.0);
+    }
+
+    #[test]
+    fn a_dark_face_is_brightened_to_the_floor() {
+        let gains = light_gains([75.0, 75.0, 70.0], 150.0, 0.8).expect("lifted");
+        assert!((gains[0] - 2.0).abs() < 1e-6, "{gains:?}");
+        assert!((gains[2] - 2.0).abs() < 1e-6, "{gains:?}");
+        // A black face is not lifted past four times.
+        assert_eq!(light_gains([0.0, 0.0, 0.0], 150.0, 0.8), Some([4.0; 3]));
+    }
+
+    #[test]
+    fn gains_saturate_at_white() {
+        let image = Rgb::new(1, 2, vec![200, 100, 10, 255, 0, 128]).expect("image");
+        let lifted = image.with_gains([1.5, 1.0, 2.0]);
+        assert_eq!(lifted.pixels, vec![255, 100, 20, 255, 0, 255]);
+        assert_eq!((lifted.width, lifted.height), (1, 2));
+    }
 
     #[test]
     fn percentiles_interpolate_as_numpy_does() {
