@@ -111,17 +111,15 @@ def face_value(crop):
 # lift is off: measured at 150, it put one dim held-out fixture right and made one wrong.
 LIGHT_FLOOR = 0.0
 TINT_FLOOR = 0.8
+LIGHT_MIN = 3  # the fewest tiles whose face colour judges a photo's light
 
 
-def face_colour(crops):
-    """The photo's face colour: per crop, the median colour of the pixels inside its margin whose brightest channel is
-    in the crop's top quarter (the face around the glyph); the median over the crops."""
-    cols = []
-    for c in crops:
-        inner = c[8:CROP_H - 8, 6:CROP_W - 6].reshape(-1, 3).astype(np.float32)
-        m = inner.max(1)
-        cols.append(np.median(inner[m >= np.percentile(m, 75)], 0))
-    return np.median(np.array(cols), 0)
+def face_colour(crop):
+    """A crop's face colour: the median colour of the pixels inside face_value's margin whose brightest channel is at or
+    over its 75th percentile (the face around the glyph)."""
+    inner = crop[8:CROP_H - 8, 6:CROP_W - 6].reshape(-1, 3).astype(np.float32)
+    m = inner.max(1)
+    return np.median(inner[m >= np.percentile(m, 75)], 0)
 
 
 def light_gains(face):
@@ -334,6 +332,15 @@ class Recognizer:
         return boxes
 
     def __call__(self, rgb, two_way=True):
+        """Detect and classify (see _read); when the read tiles' faces are more tinted (or darker) than the synthetic
+        scenes mostly are, the photo is lifted (light_gains) and read again."""
+        res, colours = self._read(rgb, two_way)
+        self.gains = light_gains(np.median(np.array(colours), 0)) if len(colours) >= LIGHT_MIN else None
+        if self.gains is not None:
+            res, _ = self._read(np.clip(rgb.astype(np.float32) * self.gains, 0, 255).astype(np.uint8), two_way)
+        return res
+
+    def _read(self, rgb, two_way):
         """Detect and classify. With `two_way` (what the Rust runtime does), every tile is classified
         twice, its up axis along the hand's up axis and across it; the log-ratio of the two top
         probabilities plus ANGLE_WEIGHT times the detector's angle offset is the evidence that it lies
@@ -343,10 +350,6 @@ class Recognizer:
         import time
         t0 = time.perf_counter()
         boxes = self.detect(rgb)
-        self.gains = light_gains(face_colour(self.crops(rgb, boxes))) if len(boxes) >= 3 else None
-        if self.gains is not None:
-            rgb = np.clip(rgb.astype(np.float32) * self.gains, 0, 255).astype(np.uint8)
-            boxes = self.detect(rgb)
         t1 = time.perf_counter()
         if two_way:
             up = self.up_axis([b["phi"] for b in boxes])
@@ -388,6 +391,7 @@ class Recognizer:
         probs, not_tile = tile_probs(probs)
         res = []
         face_values = []
+        colours = []
         for i, b in enumerate(boxes):
             ux, uy = math.cos(b["phi"]), math.sin(b["phi"])
             rejected = not_tile_score(not_tile[2 * i:2 * i + 2]) if two_way else not_tile[i]
@@ -414,6 +418,7 @@ class Recognizer:
             xs_, ys_ = [q[0] for q in quad], [q[1] for q in quad]
             top = np.argsort(-p)[:3]
             face_values.append(face_value(cr[2 * i if two_way else i]))
+            colours.append(face_colour(cr[2 * i if two_way else i]))
             res.append({
                 "tile": CLASSES[k],
                 "box": [round(min(xs_), 1), round(min(ys_), 1), round(max(xs_), 1), round(max(ys_), 1)],
@@ -425,7 +430,7 @@ class Recognizer:
                 "quad": [[round(a, 1), round(c, 1)] for a, c in quad],
                 "probs_top3": {CLASSES[int(j)]: round(float(p[j]), 4) for j in top},
             })
-        return drop_dark_faces(res, face_values)
+        return drop_dark_faces(res, face_values), colours
 
 
 def main():

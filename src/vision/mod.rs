@@ -437,34 +437,34 @@ impl Recognizer {
     /// against the hand's up axis (see [`Turned`]); `sideways` starts from that evidence and the
     /// layout step settles it.
     pub fn recognize(&mut self, image: &Rgb) -> Result<Vec<Detection>, VisionError> {
-        let (found, lifted) = self.detect_lifting(image)?;
-        let image = lifted.as_ref().map_or(image, |lifted| &lifted.image);
-        Ok(self.read_boxes(image, found.sure)?.tiles)
+        let found = self.detect(image)?;
+        Ok(self.read_in_light(image, found)?.read.tiles)
     }
 
-    /// Detects the tiles; when their faces are darker or more tinted than the models were
-    /// trained on (see [`picture::light_gains`]), detects them again on the photo with its
-    /// light lifted, which it returns with the gains that lifted it.
-    fn detect_lifting(&mut self, image: &Rgb) -> Result<(Found, Option<Lifted>), VisionError> {
-        let found = self.detect(image)?;
-        if found.sure.len() < 3 {
-            return Ok((found, None));
-        }
-        let boxes: Vec<RotatedBox> = found.sure.iter().map(|(b, _)| *b).collect();
-        let colours: Vec<[f32; 3]> = picture::crops(image, &boxes)
-            .chunks_exact(picture::CROP_LEN)
-            .map(picture::face_colour)
-            .collect();
-        let face = std::array::from_fn(|c| {
-            picture::percentile(&mut colours.iter().map(|v| v[c]).collect::<Vec<_>>(), 0.5)
-        });
-        match picture::light_gains(face, self.settings.light_floor, self.settings.tint_floor) {
-            Some(gains) => {
-                let image = image.with_gains(gains);
-                Ok((self.detect(&image)?, Some(Lifted { image, gains })))
-            }
-            None => Ok((found, None)),
-        }
+    /// Reads `found`'s sure boxes in `image`; when the tiles' faces are more tinted (or darker)
+    /// than the models were trained on (see [`picture::light_gains`]), detects and reads the
+    /// photo again with its light lifted, and returns that photo too. The faint boxes returned
+    /// are those of the photo read.
+    fn read_in_light(&mut self, image: &Rgb, found: Found) -> Result<InLight, VisionError> {
+        let read = self.read_boxes(image, found.sure)?;
+        let (floor, tint) = (self.settings.light_floor, self.settings.tint_floor);
+        let Some(gains) = read
+            .face
+            .and_then(|face| picture::light_gains(face, floor, tint))
+        else {
+            return Ok(InLight {
+                read,
+                faint: found.faint,
+                lifted: None,
+            });
+        };
+        let lifted = image.with_gains(gains);
+        let found = self.detect(&lifted)?;
+        Ok(InLight {
+            read: self.read_boxes(&lifted, found.sure)?,
+            faint: found.faint,
+            lifted: Some(lifted),
+        })
     }
 
     /// Classifies detected boxes (see [`Recognizer::recognize`]).
@@ -477,21 +477,30 @@ impl Recognizer {
         let boxes = self.join_tile_parts(image, boxes, up)?;
         let boxes = self.split_stacked_pairs(image, boxes, up)?;
         let read = self.read_along(image, boxes, up)?;
+        // The photo's face colour: the median of its tiles', each channel (backs and all: a
+        // photo shows one set, mostly faces).
+        let face = (read.len() >= LIGHT_MIN).then(|| {
+            std::array::from_fn(|c| {
+                picture::percentile(&mut read.iter().map(|r| r.2[c]).collect::<Vec<_>>(), 0.5)
+            })
+        });
+        let read = read.into_iter().map(|(d, value, _)| (d, value)).collect();
         Ok(ReadTiles {
             tiles: drop_dark_faces(&self.settings, read),
             up,
+            face,
         })
     }
 
     /// Reads each box upright and sideways against the hand's `up` axis; the boxes the
     /// classifier calls "not a tile" are dropped. Each detection comes with its face's
-    /// brightness (see [`picture::face_value`]).
+    /// brightness and colour (see [`picture::face_value`], [`picture::face_colour`]).
     fn read_along(
         &mut self,
         image: &Rgb,
         boxes: Vec<(RotatedBox, f32)>,
         up: f32,
-    ) -> Result<Vec<(Detection, f32)>, VisionError> {
+    ) -> Result<Vec<(Detection, f32, [f32; 3])>, VisionError> {
         let across = up + std::f32::consts::FRAC_PI_2;
         let mut crops: Vec<RotatedBox> = Vec::with_capacity(2 * boxes.len());
         for (b, _) in &boxes {
@@ -532,7 +541,7 @@ impl Recognizer {
         };
         // Each box's two crops, the first along the up axis, which the dark-face rule measures.
         let crop_pairs = batch.chunks_exact(2 * picture::CROP_LEN);
-        let read: Vec<(Detection, f32)> = boxes
+        let read: Vec<(Detection, f32, [f32; 3])> = boxes
             .into_iter()
             .zip(probs.chunks_exact(2))
             .zip(crop_pairs)
@@ -567,7 +576,7 @@ impl Recognizer {
                     turned: Some(Box::new(turned)),
                 };
                 d.set_sideways(sideways);
-                (d, picture::face_value(crops))
+                (d, picture::face_value(crops), picture::face_colour(crops))
             })
             .collect();
         Ok(read)
@@ -846,6 +855,9 @@ impl Reading {
 
 /// Fewest face readings a photo needs before [`drop_dark_faces`] judges any of them.
 const DARK_FACE_MIN: usize = 3;
+
+/// The fewest tiles whose face colour judges a photo's light (see [`Recognizer::read_in_light`]).
+const LIGHT_MIN: usize = 3;
 
 /// Drops the face readings (not backs) whose face is far darker than the photo's median face
 /// and which the classifier is unsure of (see [`Settings::dark_face_ratio`]).
@@ -1128,11 +1140,15 @@ pub struct PhotoReading {
 impl Recognizer {
     /// Recognizes, lays out and decodes a photo.
     pub fn read_photo(&mut self, image: &Rgb) -> Result<PhotoReading, VisionError> {
-        let (found, lifted) = self.detect_lifting(image)?;
-        let image = lifted.as_ref().map_or(image, |lifted| &lifted.image);
-        let read = self.read_boxes(image, found.sure)?;
+        let found = self.detect(image)?;
+        let InLight {
+            read,
+            faint,
+            lifted,
+        } = self.read_in_light(image, found)?;
+        let image = lifted.as_ref().unwrap_or(image);
         let size = (image.width, image.height);
-        self.complete_hand(image, 1.0, size, read, &found.faint)
+        self.complete_hand(image, 1.0, size, read, &faint)
     }
 
     /// Decodes and reads an encoded photo, decoding a large JPEG at a reduced size where its
@@ -1142,7 +1158,7 @@ impl Recognizer {
     }
 
     /// Reads a photo decoded from `bytes` at a reduced size (by [`decode_for_reading`]). The reading is in full-size pixels; the returned image is the one
-    /// the tiles were read from (with its light lifted where [`Recognizer::detect_lifting`] lifts
+    /// the tiles were read from (with its light lifted where [`Recognizer::read_in_light`] lifts
     /// it).
     ///
     /// The detector needs only [`Settings::input_long_side`] pixels, and a crop is sampled from
@@ -1156,17 +1172,10 @@ impl Recognizer {
         mut photo: Reduced,
         bytes: &[u8],
     ) -> Result<(Reduced, PhotoReading), VisionError> {
-        let (
-            Found {
-                sure: mut boxes,
-                mut faint,
-            },
-            lifted,
-        ) = self.detect_lifting(&photo.image)?;
-        let gains = lifted.map(|lifted| {
-            photo.image = lifted.image;
-            lifted.gains
-        });
+        let Found {
+            sure: mut boxes,
+            mut faint,
+        } = self.detect(&photo.image)?;
         let narrowest = boxes.iter().map(|(b, _)| b.w).fold(f32::INFINITY, f32::min);
         if photo.reduction > 1 && narrowest < picture::CROP_W as f32 {
             let full_width = narrowest * photo.reduction as f32;
@@ -1174,17 +1183,22 @@ impl Recognizer {
             while finer > 1 && full_width / (finer as f32) < picture::CROP_W as f32 {
                 finer /= 2;
             }
-            let mut sharper = Reduced::decode(bytes, finer, 0)?;
-            if let Some(gains) = gains {
-                sharper.image = sharper.image.with_gains(gains);
-            }
+            let sharper = Reduced::decode(bytes, finer, 0)?;
             let k = photo.reduction as f32 / sharper.reduction as f32;
             for (b, _) in boxes.iter_mut().chain(faint.iter_mut()) {
                 *b = b.scaled(k);
             }
             photo = sharper;
         }
-        let mut read = self.read_boxes(&photo.image, boxes)?;
+        let found = Found { sure: boxes, faint };
+        let InLight {
+            mut read,
+            faint,
+            lifted,
+        } = self.read_in_light(&photo.image, found)?;
+        if let Some(lifted) = lifted {
+            photo.image = lifted;
+        }
         let k = photo.reduction as f32;
         for tile in &mut read.tiles {
             tile.scale(k);
@@ -1212,7 +1226,7 @@ impl Recognizer {
         image: &Rgb,
         scale: f32,
         (width, height): (u32, u32),
-        ReadTiles { tiles, up }: ReadTiles,
+        ReadTiles { tiles, up, .. }: ReadTiles,
         faint: &[(RotatedBox, f32)],
     ) -> Result<PhotoReading, VisionError> {
         let mut reading = PhotoReading::lay_out(width, height, tiles.clone());
@@ -1245,7 +1259,7 @@ impl Recognizer {
         up: f32,
     ) -> Result<Option<PhotoReading>, VisionError> {
         let tried = &faint[..faint.len().min(FAINT_TRIED)];
-        for (mut candidate, _) in self.read_along(image, tried.to_vec(), up)? {
+        for (mut candidate, ..) in self.read_along(image, tried.to_vec(), up)? {
             candidate.scale(scale);
             let completed = reading.with_tile(tiles, candidate);
             if completes(reading, &completed) {
@@ -1282,7 +1296,7 @@ impl Recognizer {
                 .map(|b| (b.scaled(1.0 / scale), 0.0))
                 .collect();
             let mut surest: Option<Detection> = None;
-            for (mut candidate, _) in self.read_along(image, places, up)? {
+            for (mut candidate, ..) in self.read_along(image, places, up)? {
                 candidate.scale(scale);
                 let completed = reading.with_tile(&base, candidate.clone());
                 if completes(reading, &completed) {
@@ -1344,7 +1358,7 @@ impl Recognizer {
                 let mut added: Vec<Detection> = self
                     .read_along(image, boxes, up)?
                     .into_iter()
-                    .map(|(d, _)| d)
+                    .map(|(d, ..)| d)
                     .collect();
                 if added.len() != 2 {
                     continue;
@@ -1558,16 +1572,19 @@ fn completes(before: &PhotoReading, completed: &PhotoReading) -> bool {
 }
 
 /// The tiles read from a photo's sure boxes, and the hand's up axis they were read against.
+/// What [`Recognizer::read_in_light`] read: the tiles, the faint boxes of the photo they were
+/// read from, and that photo when its light was lifted.
+struct InLight {
+    read: ReadTiles,
+    faint: Vec<(RotatedBox, f32)>,
+    lifted: Option<Rgb>,
+}
+
 struct ReadTiles {
     tiles: Vec<Detection>,
     up: f32,
-}
-
-/// A photo with its light lifted (see [`Recognizer::detect_lifting`]), and the gains that
-/// lifted it.
-struct Lifted {
-    image: Rgb,
-    gains: [f32; 3],
+    /// The tiles' face colour (see [`picture::face_colour`]), when there are enough of them.
+    face: Option<[f32; 3]>,
 }
 
 /// Detector boxes with their scores, best first: those at or over

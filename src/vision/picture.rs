@@ -693,26 +693,56 @@ pub fn crops(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
 /// that red and green ink count as face (a red five is mostly ink); the percentile looks past
 /// the glyph, which covers well under a quarter of a face.
 pub fn face_value(crop: &[f32]) -> f32 {
+    // Crop values are whole levels over 255, so histograms give the order statistics without
+    // sorting (this runs for every tile of every frame).
+    let mut counts = [0usize; 256];
+    let mut n = 0;
+    for px in inner_levels(crop) {
+        counts[usize::from(brightest(px))] += 1;
+        n += 1;
+    }
+    counted_quantile(&counts, n, 0.75)
+}
+
+/// The colour of a crop's face, 0–255 per channel: the median colour of the pixels inside the
+/// margin [`face_value`] uses whose brightest channel is at or over its 75th percentile (the
+/// face around the glyph, whatever the glyph's ink).
+pub fn face_colour(crop: &[f32]) -> [f32; 3] {
+    let line = face_value(crop);
+    let mut counts = [[0usize; 256]; 3];
+    let mut n = 0;
+    for px in inner_levels(crop).filter(|&px| f32::from(brightest(px)) >= line) {
+        for (c, &level) in px.iter().enumerate() {
+            counts[c][usize::from(level)] += 1;
+        }
+        n += 1;
+    }
+    std::array::from_fn(|c| counted_quantile(&counts[c], n, 0.5))
+}
+
+/// Each pixel of a crop inside an 8-pixel (6 across) margin, as whole levels.
+fn inner_levels(crop: &[f32]) -> impl Iterator<Item = [u8; 3]> + '_ {
     const MARGIN_Y: usize = 8;
     const MARGIN_X: usize = 6;
     let plane = CROP_H * CROP_W;
-    // Crop values are whole levels over 255, so a histogram gives the order statistics
-    // without sorting (this runs for every tile of every frame).
-    let mut counts = [0usize; 256];
-    for j in MARGIN_Y..CROP_H - MARGIN_Y {
-        let row = j * CROP_W + MARGIN_X..(j + 1) * CROP_W - MARGIN_X;
-        let (r, g) = (
-            &crop[row.clone()],
-            &crop[plane + row.start..plane + row.end],
-        );
-        let b = &crop[2 * plane + row.start..2 * plane + row.end];
-        for ((r, g), b) in r.iter().zip(g).zip(b) {
-            // `as` saturates: a value outside 0–1 lands on 0 or 255.
-            counts[((255.0 * r.max(*g).max(*b) + 0.5) as usize).min(255)] += 1;
-        }
+    // `as` saturates: a value outside 0–1 lands on 0 or 255.
+    let level = move |at: usize| (255.0 * crop[at] + 0.5) as u8;
+    (MARGIN_Y..CROP_H - MARGIN_Y)
+        .flat_map(|j| (MARGIN_X..CROP_W - MARGIN_X).map(move |i| j * CROP_W + i))
+        .map(move |at| [level(at), level(plane + at), level(2 * plane + at)])
+}
+
+fn brightest(px: [u8; 3]) -> u8 {
+    px[0].max(px[1]).max(px[2])
+}
+
+/// The `q` quantile of the `n` levels counted in `counts`, interpolated between neighbours as
+/// numpy's default does; 0 for none.
+fn counted_quantile(counts: &[usize; 256], n: usize, q: f32) -> f32 {
+    if n == 0 {
+        return 0.0;
     }
-    let n = (CROP_H - 2 * MARGIN_Y) * (CROP_W - 2 * MARGIN_X);
-    let at = 0.75 * (n - 1) as f32;
+    let at = q * (n - 1) as f32;
     let below = at.floor() as usize;
     // The level of the `rank`-th smallest value (0-based).
     let level = |rank: usize| -> f32 {
@@ -727,32 +757,6 @@ pub fn face_value(crop: &[f32]) -> f32 {
     };
     let (low, high) = (level(below), level((below + 1).min(n - 1)));
     low + (at - below as f32) * (high - low)
-}
-
-/// The colour of a crop's face, 0–255 per channel: the median colour of the pixels inside the
-/// margin [`face_value`] uses whose brightest channel is at or over that crop's 75th
-/// percentile (the face around the glyph, whatever the glyph's ink).
-pub fn face_colour(crop: &[f32]) -> [f32; 3] {
-    const MARGIN_Y: usize = 8;
-    const MARGIN_X: usize = 6;
-    let plane = CROP_H * CROP_W;
-    let inner: Vec<usize> = (MARGIN_Y..CROP_H - MARGIN_Y)
-        .flat_map(|j| (MARGIN_X..CROP_W - MARGIN_X).map(move |i| j * CROP_W + i))
-        .collect();
-    let level = |at: usize, c: usize| 255.0 * crop[c * plane + at];
-    let brightest = |at: usize| level(at, 0).max(level(at, 1)).max(level(at, 2));
-    let mut values: Vec<f32> = inner.iter().map(|&at| brightest(at)).collect();
-    let line = percentile(&mut values, 0.75);
-    let face: Vec<usize> = inner
-        .into_iter()
-        .filter(|&at| brightest(at) >= line)
-        .collect();
-    std::array::from_fn(|c| {
-        percentile(
-            &mut face.iter().map(|&at| level(at, c)).collect::<Vec<_>>(),
-            0.5,
-        )
-    })
 }
 
 /// Per-channel gains that bring a photo's tile faces, of colour `face` (see [`face_colour`]),
