@@ -576,7 +576,8 @@ impl Recognizer {
                     turned: Some(Box::new(turned)),
                 };
                 d.set_sideways(sideways);
-                (d, picture::face_value(crops), picture::face_colour(crops))
+                let value = picture::face_value(crops);
+                (d, value, picture::face_colour(crops, value))
             })
             .collect();
         Ok(read)
@@ -1571,7 +1572,6 @@ fn completes(before: &PhotoReading, completed: &PhotoReading) -> bool {
     completed.complete_as_read() && completed.layout.melds.len() >= before.layout.melds.len()
 }
 
-/// The tiles read from a photo's sure boxes, and the hand's up axis they were read against.
 /// What [`Recognizer::read_in_light`] read: the tiles, the faint boxes of the photo they were
 /// read from, and that photo when its light was lifted.
 struct InLight {
@@ -1580,6 +1580,7 @@ struct InLight {
     lifted: Option<Rgb>,
 }
 
+/// The tiles read from a photo's sure boxes, and the hand's up axis they were read against.
 struct ReadTiles {
     tiles: Vec<Detection>,
     up: f32,

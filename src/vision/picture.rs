@@ -705,13 +705,13 @@ pub fn face_value(crop: &[f32]) -> f32 {
 }
 
 /// The colour of a crop's face, 0–255 per channel: the median colour of the pixels inside the
-/// margin [`face_value`] uses whose brightest channel is at or over its 75th percentile (the
-/// face around the glyph, whatever the glyph's ink).
-pub fn face_colour(crop: &[f32]) -> [f32; 3] {
-    let line = face_value(crop);
+/// margin [`face_value`] uses whose brightest channel is at or over `value`, the crop's
+/// [`face_value`] (the face around the glyph, whatever the glyph's ink). The caller passes
+/// the value it already measured, so the crop is not ranked twice.
+pub fn face_colour(crop: &[f32], value: f32) -> [f32; 3] {
     let mut counts = [[0usize; 256]; 3];
     let mut n = 0;
-    for px in inner_levels(crop).filter(|&px| f32::from(brightest(px)) >= line) {
+    for px in inner_levels(crop).filter(|&px| f32::from(brightest(px)) >= value) {
         for (c, &level) in px.iter().enumerate() {
             counts[c][usize::from(level)] += 1;
         }
@@ -811,24 +811,24 @@ impl CropGeometry {
 mod tests {
     use super::*;
 
-    /// A crop of a face of colour `face` (0–255) with a black glyph over its middle third.
-    fn crop_of(face: [f32; 3]) -> Vec<f32> {
-        let mut crop = vec![0f32; CROP_LEN];
-        for c in 0..3 {
-            for j in 0..CROP_H {
-                for i in 0..CROP_W {
-                    let glyph = (CROP_W / 3..2 * CROP_W / 3).contains(&i);
-                    crop[c * CROP_H * CROP_W + j * CROP_W + i] =
-                        if glyph { 0.0 } else { face[c] / 255.0 };
-                }
+    /// A crop filled with `face` (0–255), with a glyph of `ink` over the middle sixth of its
+    /// rows.
+    fn face_crop(face: [f32; 3], ink: [f32; 3]) -> Vec<f32> {
+        let plane = CROP_H * CROP_W;
+        let mut c = vec![0f32; 3 * plane];
+        for k in 0..plane {
+            let glyph = (k / CROP_W) * 6 / CROP_H == 3;
+            for ch in 0..3 {
+                c[ch * plane + k] = if glyph { ink[ch] } else { face[ch] } / 255.0;
             }
         }
-        crop
+        c
     }
 
     #[test]
     fn a_face_colour_looks_past_the_glyph() {
-        let colour = face_colour(&crop_of([240.0, 230.0, 200.0]));
+        let crop = face_crop([240.0, 230.0, 200.0], [0.0, 0.0, 0.0]);
+        let colour = face_colour(&crop, face_value(&crop));
         for (got, want) in colour.iter().zip([240.0, 230.0, 200.0]) {
             assert!((got - want).abs() < 0.01, "{colour:?}");
         }
@@ -879,24 +879,13 @@ mod tests {
     #[test]
     fn a_face_value_sees_the_face_past_its_glyph() {
         let plane = CROP_H * CROP_W;
-        // Fills a crop with `face` and draws a glyph of `ink` over the middle sixth of its rows.
-        let crop = |face: [f32; 3], ink: [f32; 3]| -> Vec<f32> {
-            let mut c = vec![0f32; 3 * plane];
-            for k in 0..plane {
-                let glyph = (k / CROP_W) * 6 / CROP_H == 3;
-                for ch in 0..3 {
-                    c[ch * plane + k] = if glyph { ink[ch] } else { face[ch] } / 255.0;
-                }
-            }
-            c
-        };
-        let ivory = face_value(&crop([235.0, 228.0, 205.0], [20.0, 20.0, 20.0]));
+        let ivory = face_value(&face_crop([235.0, 228.0, 205.0], [20.0, 20.0, 20.0]));
         assert!((ivory - 235.0).abs() < 0.01, "{ivory}");
         // A keycap: a light legend on a dark cap reads as the cap.
-        let key = face_value(&crop([40.0, 40.0, 45.0], [240.0, 240.0, 240.0]));
+        let key = face_value(&face_crop([40.0, 40.0, 45.0], [240.0, 240.0, 240.0]));
         assert!((key - 45.0).abs() < 0.01, "{key}");
         // Red ink counts as light: it is the brightest channel that is measured.
-        let red = face_value(&crop([200.0, 30.0, 30.0], [20.0, 20.0, 20.0]));
+        let red = face_value(&face_crop([200.0, 30.0, 30.0], [20.0, 20.0, 20.0]));
         assert!((red - 200.0).abs() < 0.01, "{red}");
         // Any crop: the histogram gives what sorting the inner pixels' brightest channels does.
         let mut seed = 12345u32;
