@@ -371,6 +371,8 @@ def main():
                     help="generated scene set for the synthetic section (.cache-train/det/NAME_*.npz), e.g. testneg")
     ap.add_argument("--cast", default=None,
                     help="R,G,B gains applied to each synthetic scene first (other light: 0.45,0.45,0.45 dim, 1.2,0.95,0.75 warm)")
+    ap.add_argument("--dim-below", type=float, default=reference_infer.DIM_BELOW,
+                    help="brighten photos whose faces are darker than this to --light-floor (0: never)")
     ap.add_argument("--light-floor", type=float, default=reference_infer.LIGHT_FLOOR,
                     help="lift photos whose faces are darker than this (0: never)")
     ap.add_argument("--tint-floor", type=float, default=reference_infer.TINT_FLOOR,
@@ -402,6 +404,7 @@ def main():
     reference_infer.READ_TURN_BELOW = args.read_turn_below
     reference_infer.ZOOM_MARGIN = args.zoom_margin
     reference_infer.LIGHT_FLOOR = args.light_floor
+    reference_infer.DIM_BELOW = args.dim_below
     reference_infer.TINT_FLOOR = args.tint_floor
     rec = Recognizer(args.models)
     if args.one_way:

@@ -106,10 +106,12 @@ def face_value(crop):
 
 
 # A photo whose tile faces are more tinted (dimmest channel under TINT_FLOOR of the brightest) or darker (brightest
-# channel under LIGHT_FLOOR) than the synthetic scenes mostly are is lifted to those lines and detected again
-# (Settings::tint_floor / light_floor in Rust; model card, "Warm and dim light"). 0 turns either off; the brightness
-# lift is off: measured at 150, it put one dim held-out fixture right and made one wrong.
-LIGHT_FLOOR = 0.0
+# channel under DIM_BELOW) than the synthetic scenes mostly are is lifted (to TINT_FLOOR, and to a brightest channel
+# of LIGHT_FLOOR) and detected again (Settings::tint_floor / dim_below / light_floor in Rust; model card, "Warm and
+# dim light"). 0 turns either off; the brightness lift is off: below 150 or below 110, it put one dim held-out fixture
+# right and made one wrong, a regression the runtime keeps.
+DIM_BELOW = 0.0
+LIGHT_FLOOR = 150.0
 TINT_FLOOR = 0.8
 LIGHT_MIN = 3  # the fewest tiles whose face colour judges a photo's light
 
@@ -125,9 +127,10 @@ def face_colour(crop):
 def light_gains(face):
     """Per-channel gains that bring faces of colour `face` to LIGHT_FLOOR and TINT_FLOOR, or None when they are there."""
     f = np.maximum(np.asarray(face, np.float32), 1)
-    if f.max() >= LIGHT_FLOOR and f.min() >= TINT_FLOOR * f.max():
+    dim = f.max() < DIM_BELOW
+    if not dim and f.min() >= TINT_FLOOR * f.max():
         return None
-    t = f * max(1.0, LIGHT_FLOOR / f.max())
+    t = f * (max(1.0, LIGHT_FLOOR / f.max()) if dim else 1.0)
     t = np.maximum(t, TINT_FLOOR * t.max())
     return np.clip(t / f, 0.5, 4).astype(np.float32)
 
@@ -335,7 +338,8 @@ class Recognizer:
         """Detect and classify (see _read); when the read tiles' faces are more tinted (or darker) than the synthetic
         scenes mostly are, the photo is lifted (light_gains) and read again."""
         res, colours = self._read(rgb, two_way)
-        self.gains = light_gains(np.median(np.array(colours), 0)) if len(colours) >= LIGHT_MIN else None
+        self.face = np.median(np.array(colours), 0) if len(colours) >= LIGHT_MIN else None
+        self.gains = light_gains(self.face) if self.face is not None else None
         if self.gains is not None:
             res, _ = self._read(np.clip(rgb.astype(np.float32) * self.gains, 0, 255).astype(np.uint8), two_way)
         return res

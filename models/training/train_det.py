@@ -4,6 +4,7 @@ GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4294967296:glibc.malloc.trim_threshol
   nice -n 19 .venv-train/bin/python models/training/train_det.py --minutes 50 --seed 0
 """
 import argparse
+import copy
 import glob
 import math
 import os
@@ -181,6 +182,74 @@ def losses(model, batch):
     return lh, lo, ls, la
 
 
+# The light a `--distill-light` student is shown (shares of the batch): the light the photo was taken in, a dim
+# room (overall gain 0.3-0.7 with the sensor noise of a dark photo), a warm cast (tungsten) and a cool one, and a dim
+# warm room. The generator's scenes reach down to an overall gain of 0.6 only.
+LIGHTS = (("same", 0.3), ("dim", 0.3), ("warm", 0.2), ("cool", 0.1), ("dim warm", 0.1))
+# Below this heat logit (a score of 0.0025) the teacher and the student count as agreeing: no tile is found there.
+DISTILL_FLOOR = -6.0
+# The teacher's boxes whose geometry the student learns: scores from 0.05, the faint boxes the runtime's layout
+# still looks at.
+DISTILL_BOX_LOGIT = math.log(0.05 / 0.95)
+
+
+def in_other_light(x, g):
+    """The batch as taken in other light (LIGHTS), one light per image; the letterbox padding stays grey, as the
+    runtime pads a photo whatever its light."""
+    n = x.shape[0]
+    shares = torch.tensor([share for _, share in LIGHTS])
+    kind = torch.multinomial(shares, n, replacement=True, generator=g)
+    names = [LIGHTS[k][0] for k in kind.tolist()]
+    u = lambda lo, hi: lo + (hi - lo) * torch.rand((), generator=g).item()  # noqa: E731
+    gain = torch.ones(n, 3, 1, 1)
+    noise = torch.zeros(n, 1, 1, 1)
+    for i, name in enumerate(names):
+        if "dim" in name:
+            gain[i] *= u(0.3, 0.7)
+            noise[i] = u(0.004, 0.025)
+        if "warm" in name:
+            gain[i, :, 0, 0] *= torch.tensor([u(1.0, 1.25), u(0.88, 1.0), u(0.6, 0.85)])
+        if name == "cool":
+            gain[i, :, 0, 0] *= torch.tensor([u(0.7, 0.9), u(0.95, 1.05), u(1.0, 1.2)])
+    pad = (x == 127 / 255).all(1, keepdim=True)
+    y = (x * gain + torch.randn(x.shape, generator=g) * noise).clamp(0, 1)
+    return torch.where(pad, x, y).contiguous(memory_format=torch.channels_last)
+
+
+def distill_losses(student, teacher, x, g, anchor=0.0):
+    """What the frozen teacher finds in the photo as taken, the student learns to find in it in other light: its
+    scores (heat logits above DISTILL_FLOOR) and, at the teacher's boxes, their geometry. Where the light is the
+    same the student is held to the teacher, so its boxes in ordinary light, which the runtime's layout rules were
+    measured on, stay where they were. `anchor`: the student also reads each photo as taken, and its differences
+    from the teacher there weigh that much more (the other light alone let them drift)."""
+    with torch.no_grad():
+        t_heat, t_reg = teacher(x)
+    n = x.shape[0]
+    shown = in_other_light(x, g)
+    if anchor > 0:
+        shown = torch.cat([shown, x]).contiguous(memory_format=torch.channels_last)
+        t_heat, t_reg = torch.cat([t_heat, t_heat]), torch.cat([t_reg, t_reg])
+    with models.bf16_autocast():
+        s_heat, s_reg = student(shown)
+    s_heat, s_reg = s_heat.float(), s_reg.float()
+    t_heat, t_reg = t_heat.float(), t_reg.float()
+    weight = torch.ones(len(shown), 1, 1, 1)
+    weight[n:] = anchor
+    return distill_terms(s_heat, s_reg, t_heat, t_reg, weight)
+
+
+def distill_terms(s_heat, s_reg, t_heat, t_reg, weight):
+    live = ((t_heat > DISTILL_FLOOR) | (s_heat > DISTILL_FLOOR)).float()
+    lh = ((s_heat.clamp(min=DISTILL_FLOOR) - t_heat.clamp(min=DISTILL_FLOOR)) ** 2 * live * weight).sum() \
+        / live.sum().clamp(min=1)
+    w = torch.sigmoid(t_heat) * (t_heat > DISTILL_BOX_LOGIT).float() * weight
+    nw = w.sum().clamp(min=1)
+    lo = (torch.abs(s_reg[:, 0:2] - t_reg[:, 0:2]) * w).sum() / nw
+    ls = (torch.abs(s_reg[:, 2:4] - t_reg[:, 2:4]) * w).sum() / nw
+    la = (torch.abs(s_reg[:, 4:6] - t_reg[:, 4:6]) * w).sum() / nw
+    return lh, lo, ls, la
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--minutes", type=float, default=50)
@@ -204,7 +273,15 @@ def main():
     ap.add_argument("--restore-bn", type=int, default=0, metavar="N",
                     help="with --init from recover_ckpt.py: measure BatchNorm statistics on N training batches first "
                          "(models.restore_bn_statistics), so the model trains with live BatchNorm from where it was")
+    ap.add_argument("--distill-light", action="store_true",
+                    help="with --init: no labels; the model learns to find in other light what it finds now in the "
+                         "light the photo was taken in (distill_losses); BatchNorm kept frozen")
+    ap.add_argument("--anchor", type=float, default=0.0,
+                    help="with --distill-light: also hold the model to the teacher on the photos as taken, this much "
+                         "more strongly")
     args = ap.parse_args()
+    if args.distill_light and not args.init:
+        ap.error("--distill-light needs --init (the teacher)")
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     models.FP32_DILATED_DW = True
@@ -234,6 +311,13 @@ def main():
             restore_bn_statistics(model, (synthetic_batch(rng, syn, port if k % 2 else land, args.bs, k % 2 == 1)[0]
                                           for k in range(args.restore_bn)))
             print(f"BatchNorm statistics measured on {args.restore_bn} batches", flush=True)
+    teacher = None
+    if args.distill_light:
+        teacher = copy.deepcopy(model).eval()
+        for p in teacher.parameters():
+            p.requires_grad_(False)
+        args.freeze_bn = True
+    g = torch.Generator().manual_seed(args.seed)
     budget = args.minutes * 60
     t_train = time.time()
     step = start_step
@@ -257,7 +341,7 @@ def main():
         else:
             portrait = r < args.real_frac + (1 - args.real_frac) * len(port) / max(1, len(port) + len(land))
             batch = synthetic_batch(rng, syn, port if portrait else land, args.bs, portrait)
-        lh, lo, ls, la = losses(model, batch)
+        lh, lo, ls, la = distill_losses(model, teacher, batch[0], g, args.anchor) if teacher else losses(model, batch)
         loss = lh + lo + ls + 0.5 * la
         opt.zero_grad(set_to_none=True)
         if not torch.isfinite(loss):

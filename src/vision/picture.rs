@@ -761,16 +761,26 @@ fn counted_quantile(counts: &[usize; 256], n: usize, q: f32) -> f32 {
 
 /// Per-channel gains that bring a photo's tile faces, of colour `face` (see [`face_colour`]),
 /// into the light the models were trained on: a face whose brightest channel is under
-/// `floor` is brightened until it is `floor`, then a channel under `tint_floor` times the
-/// brightest is raised to that share. `None` when the face is in that light already.
-pub fn light_gains(face: [f32; 3], floor: f32, tint_floor: f32) -> Option<[f32; 3]> {
+/// `dim_below` is brightened until it is `light_floor`, then a channel under `tint_floor` times
+/// the brightest is raised to that share. `None` when the face is in that light already.
+pub fn light_gains(
+    face: [f32; 3],
+    dim_below: f32,
+    light_floor: f32,
+    tint_floor: f32,
+) -> Option<[f32; 3]> {
     let face = face.map(|v| v.max(1.0));
     let brightest = face[0].max(face[1]).max(face[2]);
     let dimmest = face[0].min(face[1]).min(face[2]);
-    if brightest >= floor && dimmest >= tint_floor * brightest {
+    let dim = brightest < dim_below;
+    if !dim && dimmest >= tint_floor * brightest {
         return None;
     }
-    let lift = (floor / brightest).max(1.0);
+    let lift = if dim {
+        (light_floor / brightest).max(1.0)
+    } else {
+        1.0
+    };
     Some(std::array::from_fn(|c| {
         let target = (face[c] * lift).max(tint_floor * brightest * lift);
         (target / face[c]).clamp(0.5, 4.0)
@@ -836,16 +846,18 @@ mod tests {
 
     #[test]
     fn faces_in_trained_light_are_left_alone() {
-        assert_eq!(light_gains([240.0, 236.0, 224.0], 150.0, 0.8), None);
-        assert_eq!(light_gains([240.0, 236.0, 224.0], 0.0, 0.0), None);
-        // Dim but untinted, with the brightness floor off.
-        assert_eq!(light_gains([90.0, 88.0, 84.0], 0.0, 0.8), None);
+        assert_eq!(light_gains([240.0, 236.0, 224.0], 110.0, 150.0, 0.8), None);
+        assert_eq!(light_gains([240.0, 236.0, 224.0], 0.0, 0.0, 0.0), None);
+        // Dim but untinted, with the brightness lift off.
+        assert_eq!(light_gains([90.0, 88.0, 84.0], 0.0, 150.0, 0.8), None);
+        // Darker than the floor but not than the trigger: the models read such faces.
+        assert_eq!(light_gains([130.0, 128.0, 124.0], 110.0, 150.0, 0.8), None);
     }
 
     #[test]
     fn a_tinted_face_has_its_dim_channel_raised() {
         // Warm light: blue at 0.6 of red.
-        let gains = light_gains([250.0, 210.0, 150.0], 0.0, 0.8).expect("lifted");
+        let gains = light_gains([250.0, 210.0, 150.0], 110.0, 150.0, 0.8).expect("lifted");
         assert_eq!(gains[0], 1.0);
         assert!((150.0 * gains[2] - 200.0).abs() < 0.01, "{gains:?}");
         assert_eq!(gains[1], 1.0);
@@ -853,11 +865,14 @@ mod tests {
 
     #[test]
     fn a_dark_face_is_brightened_to_the_floor() {
-        let gains = light_gains([75.0, 75.0, 70.0], 150.0, 0.8).expect("lifted");
+        let gains = light_gains([75.0, 75.0, 70.0], 110.0, 150.0, 0.8).expect("lifted");
         assert!((gains[0] - 2.0).abs() < 1e-6, "{gains:?}");
         assert!((gains[2] - 2.0).abs() < 1e-6, "{gains:?}");
         // A black face is not lifted past four times.
-        assert_eq!(light_gains([0.0, 0.0, 0.0], 150.0, 0.8), Some([4.0; 3]));
+        assert_eq!(
+            light_gains([0.0, 0.0, 0.0], 110.0, 150.0, 0.8),
+            Some([4.0; 3])
+        );
     }
 
     #[test]
