@@ -528,3 +528,14 @@ fn photos_in_warm_light_are_read_as_in_white_light() {
     let outcomes = read_changed(|_, rgb| (None, rgb.with_gains([1.2, 0.95, 0.75])));
     assert_read_exactly(&outcomes, &READ_EXACTLY);
 }
+
+/// Dim light (every channel at 0.3) darkens the faces beyond the synthetic scenes' range; a
+/// photo whose tiles do not then lay out a complete hand is brightened and read again
+/// (`picture::light_gains`, `Settings::dim_below`). Every fixture then reads as in white
+/// light. Read as they are, 14-pon-dim and 15-two-melds-dim lost most of their tiles and
+/// 13-closed-dim its set-apart winning tile (measured 2026-11-25).
+#[test]
+fn photos_in_dim_light_are_read_as_in_white_light() {
+    let outcomes = read_changed(|_, rgb| (None, rgb.with_gains([0.3, 0.3, 0.3])));
+    assert_read_exactly(&outcomes, &READ_EXACTLY);
+}

@@ -108,8 +108,9 @@ def face_value(crop):
 # A photo whose tile faces are more tinted (dimmest channel under TINT_FLOOR of the brightest) or darker (brightest
 # channel under DIM_BELOW) than the synthetic scenes mostly are is lifted (to TINT_FLOOR, and to a brightest channel
 # of LIGHT_FLOOR) and detected again (Settings::tint_floor / dim_below / light_floor in Rust; model card, "Warm and
-# dim light"). 0 turns either off; the brightness lift is off: below 150 or below 110, it put one dim held-out fixture
-# right and made one wrong, a regression the runtime keeps.
+# dim light"). 0 turns either off. The runtime brightens faces under 110 (to 150) only when the photo's tiles do not
+# already lay out a complete hand, which this reference, having no layout, cannot tell: it reads dark photos as they
+# are (`evaluate.py --dim-below 110` brightens every one; model card, "a dim-light trigger").
 DIM_BELOW = 0.0
 LIGHT_FLOOR = 150.0
 TINT_FLOOR = 0.8
