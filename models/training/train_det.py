@@ -200,7 +200,10 @@ def in_other_light(x, g):
     shares = torch.tensor([share for _, share in LIGHTS])
     kind = torch.multinomial(shares, n, replacement=True, generator=g)
     names = [LIGHTS[k][0] for k in kind.tolist()]
-    u = lambda lo, hi: lo + (hi - lo) * torch.rand((), generator=g).item()  # noqa: E731
+
+    def u(lo, hi):
+        return lo + (hi - lo) * torch.rand((), generator=g).item()
+
     gain = torch.ones(n, 3, 1, 1)
     noise = torch.zeros(n, 1, 1, 1)
     for i, name in enumerate(names):
@@ -239,6 +242,7 @@ def distill_losses(student, teacher, x, g, anchor=0.0):
 
 
 def distill_terms(s_heat, s_reg, t_heat, t_reg, weight):
+    """distill_losses' four terms (heat, offset, size, angle), each image's differences times its `weight`."""
     live = ((t_heat > DISTILL_FLOOR) | (s_heat > DISTILL_FLOOR)).float()
     lh = ((s_heat.clamp(min=DISTILL_FLOOR) - t_heat.clamp(min=DISTILL_FLOOR)) ** 2 * live * weight).sum() \
         / live.sum().clamp(min=1)
