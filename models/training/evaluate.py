@@ -15,8 +15,8 @@ Reports:
  * latency of both models on a 1280x720 frame on this machine.
 
 `--cast R,G,B` reads the synthetic scenes under other light (each multiplied by those per-channel gains first:
-1.2,0.95,0.75 warm, 0.45,0.45,0.45 dim); `--tint-floor` / `--light-floor` set the lift of such photos (model card,
-"Warm and dim light").
+1.2,0.95,0.75 warm, 0.45,0.45,0.45 dim); `--tint-floor`, `--dim-below` and `--light-floor` set the lift of such
+photos (model card, "Warm and dim light").
 """
 import argparse
 import json
@@ -374,7 +374,7 @@ def main():
     ap.add_argument("--dim-below", type=float, default=reference_infer.DIM_BELOW,
                     help="brighten photos whose faces are darker than this to --light-floor (0: never)")
     ap.add_argument("--light-floor", type=float, default=reference_infer.LIGHT_FLOOR,
-                    help="lift photos whose faces are darker than this (0: never)")
+                    help="the brightest channel a face brightened by --dim-below is lifted to")
     ap.add_argument("--tint-floor", type=float, default=reference_infer.TINT_FLOOR,
                     help="lift photos whose faces' dimmest channel is under this share of the brightest (0: never)")
     ap.add_argument("--one-way", action="store_true",

@@ -469,7 +469,7 @@ impl Recognizer {
             .and_then(|face| picture::light_gains(face, dim_below, light_floor, tint_floor));
         let tinted = read
             .face
-            .is_some_and(|face| picture::light_gains(face, 0.0, light_floor, tint_floor).is_some());
+            .is_some_and(|face| picture::tinted(face, tint_floor));
         let reads_a_hand = || {
             PhotoReading::lay_out(image.width, image.height, read.tiles.clone())
                 .hand

@@ -771,9 +771,8 @@ pub fn light_gains(
 ) -> Option<[f32; 3]> {
     let face = face.map(|v| v.max(1.0));
     let brightest = face[0].max(face[1]).max(face[2]);
-    let dimmest = face[0].min(face[1]).min(face[2]);
     let dim = brightest < dim_below;
-    if !dim && dimmest >= tint_floor * brightest {
+    if !dim && !tinted(face, tint_floor) {
         return None;
     }
     let lift = if dim {
@@ -785,6 +784,15 @@ pub fn light_gains(
         let target = (face[c] * lift).max(tint_floor * brightest * lift);
         (target / face[c]).clamp(0.5, 4.0)
     }))
+}
+
+/// Whether faces of colour `face` are more tinted than `tint_floor` allows: their dimmest
+/// channel under that share of their brightest (channels under 1 count as 1).
+pub fn tinted(face: [f32; 3], tint_floor: f32) -> bool {
+    let face = face.map(|v| v.max(1.0));
+    let brightest = face[0].max(face[1]).max(face[2]);
+    let dimmest = face[0].min(face[1]).min(face[2]);
+    dimmest < tint_floor * brightest
 }
 
 /// The `q` quantile of `values` (reordered), interpolated between neighbours as numpy's
@@ -857,6 +865,8 @@ mod tests {
     #[test]
     fn a_tinted_face_has_its_dim_channel_raised() {
         // Warm light: blue at 0.6 of red.
+        assert!(tinted([250.0, 210.0, 150.0], 0.8));
+        assert!(!tinted([240.0, 236.0, 224.0], 0.8));
         let gains = light_gains([250.0, 210.0, 150.0], 110.0, 150.0, 0.8).expect("lifted");
         assert_eq!(gains[0], 1.0);
         assert!((150.0 * gains[2] - 200.0).abs() < 0.01, "{gains:?}");
