@@ -23,6 +23,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 from common import (ART_DIR, ART_NAMES, BACK, CACHE, CLASSES, CLS, CROP_H, CROP_W,  # noqa: E402
                     cut_crop, load_camerash)
+import alt_art  # noqa: E402
 
 cv2.setNumThreads(1)
 TEX_W, TEX_H = 96, 128
@@ -35,6 +36,8 @@ ADDED_KAN_P = 0.0  # --added-kans: share of pons shown as added kans (a second s
 EXTRA_HAKU_P = 0.0  # --extra-haku: share of tile draws forced to a white dragon
 BOOKSHELF_P = 0.0  # --bookshelf: share of scenes with a row of book spines along an edge
 BACK_TABLE_P = 0.0  # --back-table: share of scenes whose cloth is the colour of the set's backs
+ALT_ART_P = 0.0  # --alt-art: share of (ivory) sets whose faces are drawn by alt_art.py instead of the FluffyStuff art
+ALT_FONTS = "train"  # --alt-fonts: the glyph sheets those sets draw their characters from (alt_art.fonts)
 
 # ----------------------------------------------------------------------------------------------- assets
 _ART = {}
@@ -146,15 +149,43 @@ def make_face_texture(rng, cls, style):
             im = real[cls][rng.integers(len(real[cls]))].astype(np.float32)
             im = im * rng.uniform(0.85, 1.1, 3)[None, None] + rng.uniform(-15, 15)
             return np.clip(im, 0, 255).astype(np.uint8)
-    art = load_art()
-    name = [k for k, v in ART_NAMES.items() if CLS[v] == cls][0]
-    black = style["black"]
-    a = art[("Black" if black else "Regular", name)]
     base = np.array(style["ivory"], np.float32)
     face = np.ones((TEX_H, TEX_W, 3), np.float32) * base
     # gentle gradient + noise
     gy = np.linspace(-1, 1, TEX_H)[:, None, None] * rng.uniform(-8, 8)
     face = face + gy + rng.normal(0, 2.0, face.shape)
+    alt = alt_art.ink(rng, cls, style["alt"], TEX_W, TEX_H) if "alt" in style else None
+    if alt is not None:
+        canvas_rgb, canvas_a = alt
+        canvas_rgb = canvas_rgb * style["ink_gain"]
+        if style["faded"]:
+            canvas_rgb = canvas_rgb * 0.6 + base * 0.4
+    else:
+        canvas_rgb, canvas_a = place_art(rng, cls, style, base)
+    if style["engrave"]:
+        # engraved / embossed: shade the art edges with a directional relief
+        sh = np.roll(np.roll(canvas_a, 1, 0), 1, 1) - canvas_a
+        face = face + (sh * style["engrave"] * 60)[..., None]
+    face = face * (1 - canvas_a[..., None]) + canvas_rgb * canvas_a[..., None]
+    if cls == CLS["P"] and HAKU_FRAME_P > 0 and rng.random() < HAKU_FRAME_P:
+        # many sets (most Chinese ones) print the white dragon as a frame, usually blue, instead of a blank face
+        ink = [(40, 80, 170), (30, 30, 35), (30, 110, 70), (60, 120, 200)][rng.integers(4)]
+        m = int(TEX_W * rng.uniform(0.1, 0.2))
+        t = int(rng.integers(2, 6))
+        cv2.rectangle(face, (m, int(m * 1.2)), (TEX_W - 1 - m, TEX_H - 1 - int(m * 1.2)), ink, t)
+        if rng.random() < 0.5:
+            cv2.rectangle(face, (m + 2 * t, int(m * 1.2) + 2 * t), (TEX_W - 1 - m - 2 * t, TEX_H - 1 - int(m * 1.2) - 2 * t),
+                          ink, max(1, t // 2))
+    if style["blur_art"]:
+        face = cv2.GaussianBlur(face, (3, 3), 0.8)
+    return np.clip(face, 0, 255).astype(np.uint8)
+
+
+def place_art(rng, cls, style, base):
+    """The FluffyStuff art of `cls` in the set's style, as an RGB layer and its coverage in the texture frame."""
+    art = load_art()
+    name = [k for k, v in ART_NAMES.items() if CLS[v] == cls][0]
+    a = art[("Black" if style["black"] else "Regular", name)]
     # art placement
     s = style["art_scale"] * rng.uniform(0.97, 1.03)
     aw, ah = int(TEX_W * s), int(TEX_H * s)
@@ -176,23 +207,7 @@ def make_face_texture(rng, cls, style):
     x1, y1 = min(TEX_W, ox + aw), min(TEX_H, oy + ah)
     canvas_a[y0:y1, x0:x1] = alpha[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
     canvas_rgb[y0:y1, x0:x1] = rgb[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
-    if style["engrave"]:
-        # engraved / embossed: shade the art edges with a directional relief
-        sh = np.roll(np.roll(canvas_a, 1, 0), 1, 1) - canvas_a
-        face = face + (sh * style["engrave"] * 60)[..., None]
-    face = face * (1 - canvas_a[..., None]) + canvas_rgb * canvas_a[..., None]
-    if cls == CLS["P"] and HAKU_FRAME_P > 0 and rng.random() < HAKU_FRAME_P:
-        # many sets (most Chinese ones) print the white dragon as a frame, usually blue, instead of a blank face
-        ink = [(40, 80, 170), (30, 30, 35), (30, 110, 70), (60, 120, 200)][rng.integers(4)]
-        m = int(TEX_W * rng.uniform(0.1, 0.2))
-        t = int(rng.integers(2, 6))
-        cv2.rectangle(face, (m, int(m * 1.2)), (TEX_W - 1 - m, TEX_H - 1 - int(m * 1.2)), ink, t)
-        if rng.random() < 0.5:
-            cv2.rectangle(face, (m + 2 * t, int(m * 1.2) + 2 * t), (TEX_W - 1 - m - 2 * t, TEX_H - 1 - int(m * 1.2) - 2 * t),
-                          ink, max(1, t // 2))
-    if style["blur_art"]:
-        face = cv2.GaussianBlur(face, (3, 3), 0.8)
-    return np.clip(face, 0, 255).astype(np.uint8)
+    return canvas_rgb, canvas_a
 
 
 def make_back_texture(rng, style):
@@ -207,7 +222,7 @@ def make_back_texture(rng, style):
 
 def random_style(rng):
     black = rng.random() < 0.10
-    return {
+    style = {
         "black": black,
         "ivory": jitter_color(rng, (35, 35, 38), 10) if black else jitter_color(rng, IVORY[rng.integers(len(IVORY))], 10),
         "back": pick_back(rng) if NO_WHITE_BACKS else jitter_color(rng, BACKS[rng.integers(len(BACKS))], 25),
@@ -225,6 +240,11 @@ def random_style(rng):
         "face_frac": rng.uniform(0.4, 0.8),  # ivory layer share of thickness
         "corner": rng.uniform(0.06, 0.16),
     }
+    # Drawn only with --alt-art, so that without it the scenes stay as they were. Dark-faced sets keep the
+    # FluffyStuff art's light variant: alt_art.py inks dark on ivory.
+    if ALT_ART_P > 0 and rng.random() < ALT_ART_P and not black:
+        style["alt"] = alt_art.random_alt_style(np.random.default_rng(rng.integers(1 << 30)), alt_art.fonts(ALT_FONTS))
+    return style
 
 
 # ----------------------------------------------------------------------------------------------- backgrounds
@@ -1171,9 +1191,15 @@ def main():
                     help="share of scenes with a row of book spines along an edge of the photo")
     ap.add_argument("--back-table", type=float, default=0.0,
                     help="share of scenes on a cloth the colour of the tiles' backs")
+    ap.add_argument("--alt-art", type=float, default=0.0,
+                    help="share of ivory-faced sets drawn in other art (alt_art.py: characters from other fonts, "
+                         "procedural circles and bamboo)")
+    ap.add_argument("--alt-fonts", choices=("train", "heldout", "all"), default="train",
+                    help="the glyph sheets those sets use: the training fonts, or the font held out to measure on")
     args = ap.parse_args()
     global KEYBOARD_P, HARDNEG_P, NO_WHITE_BACKS, REAL_KEYBOARD_P, HAKU_FRAME_P, ADDED_KAN_P, EXTRA_HAKU_P
-    global BOOKSHELF_P, BACK_TABLE_P
+    global BOOKSHELF_P, BACK_TABLE_P, ALT_ART_P, ALT_FONTS
+    ALT_ART_P, ALT_FONTS = args.alt_art, args.alt_fonts
     BOOKSHELF_P, BACK_TABLE_P = args.bookshelf, args.back_table
     ADDED_KAN_P, EXTRA_HAKU_P = args.added_kans, args.extra_haku
     HAKU_FRAME_P = args.haku_frames

@@ -31,10 +31,11 @@ QUARTER_SYMMETRIC = ("1p", "4p", "5p", "0p", "9p", "P", "back")
 TURNED = -1
 
 
-def load_synth(name, turned=False, key=None):
+def load_synth(name, turned=False, key=None, fresh=None):
     """A shard set's crops and labels; with `turned`, its quarter-turned crops (gen_data.py --turned-crops) instead.
-    With `key`, also that per-crop array (all False where a shard lacks it), e.g. the mined negatives' `hard`."""
-    xs, ys, ks = [], [], []
+    With `key`, also that per-crop array (all False where a shard lacks it), e.g. the mined negatives' `hard`.
+    With `fresh` (a set of shard numbers), also whether each crop comes from one of those shards (--fresh-shards)."""
+    xs, ys, ks, fs = [], [], [], []
     kx, ky = ("xt", "yt") if turned else ("x", "y")
     for f in sorted(glob.glob(os.path.join(CACHE, "cls", f"{name}_*.npz"))):
         d = np.load(f)
@@ -42,9 +43,22 @@ def load_synth(name, turned=False, key=None):
             xs.append(d[kx])
             ys.append(d[ky])
             ks.append(d[key] if key in d else np.zeros(len(d[ky]), bool))
+            shard = os.path.basename(f)[len(name) + 1:-4]
+            fs.append(np.full(len(d[ky]), fresh is not None and shard.isdigit() and int(shard) in fresh))
+    out = (np.concatenate(xs), np.concatenate(ys))
     if key is not None:
-        return np.concatenate(xs), np.concatenate(ys), np.concatenate(ks)
-    return np.concatenate(xs), np.concatenate(ys)
+        out += (np.concatenate(ks),)
+    if fresh is not None:
+        out += (np.concatenate(fs),)
+    return out
+
+
+def shard_range(spec):
+    """Shard numbers of "A-B" (or "A", or "" for none)."""
+    if not spec:
+        return range(0)
+    lo, _, hi = spec.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
 
 
 def turned_targets(y):
@@ -55,9 +69,10 @@ def turned_targets(y):
     return np.where(sym, y, TURNED)
 
 
-def loss_fn(out, y, n_tiles=NUM_CLASSES, smoothing=0.05, turned_none=0.0):
+def loss_fn(out, y, n_tiles=NUM_CLASSES, smoothing=0.05, turned_none=0.0, teacher=None, taught=None, weight=0.0):
     """Cross-entropy with label smoothing; a TURNED label's target is uniform over the tile classes, with a share
-    `turned_none` on "not a tile" where the model has that output."""
+    `turned_none` on "not a tile" where the model has that output. With `teacher` (its probabilities of the same
+    crops), the rows `taught` aim at a mix of the labels' target and the teacher's reading, `weight` of it."""
     turned = y == TURNED
     logp = F.log_softmax(out.float(), 1)
     target = torch.full_like(logp, smoothing / out.shape[1])
@@ -68,6 +83,9 @@ def loss_fn(out, y, n_tiles=NUM_CLASSES, smoothing=0.05, turned_none=0.0):
     target[turned, :n_tiles] = (1.0 - none) / n_tiles
     if none > 0:
         target[turned, n_tiles] = none
+    if teacher is not None:
+        w = weight[taught][:, None] if torch.is_tensor(weight) else weight
+        target[taught] = (1 - w) * target[taught] + w * teacher[taught]
     return -(target * logp).sum(1).mean()
 
 
@@ -115,10 +133,12 @@ def real_train_set(rng, reps_cam=25, reps_rf=20):
 
 def eval_sets():
     sets = {}
-    try:
-        sets["synthetic-test"] = load_synth("test")
-    except ValueError:
-        pass
+    # testalt: faces in the art of alt_art.py with the font kept out of training (gen_data.py --alt-fonts heldout)
+    for name in ("test", "testalt"):
+        try:
+            sets[f"synthetic-{name}"] = load_synth(name)
+        except ValueError:
+            pass
     cam = real_data.camerash_images("test")
     sets["camerash-test"] = (np.array([real_data.plain_crop(i) for i, _ in cam]), np.array([c for _, c in cam]))
     rf = real_data.roboflow_tile_images("test", exclude_fives=False)
@@ -128,6 +148,26 @@ def eval_sets():
 
 def to_tensor(x):
     return torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255.0).contiguous(memory_format=torch.channels_last)
+
+
+def off_box(x, g, sel):
+    """The crops `sel` (a bool mask) cut from a box that misses its tile: moved by a quarter to three fifths of the
+    crop in any direction and scaled 0.7-1.5 times, as the detector's extra boxes over a tile's half, two tiles'
+    seam or a called tile's side are. What the runtime's layout rules make of such boxes was fitted to one
+    classifier's readings of them (--distill-off)."""
+    n = int(sel.sum())
+    if n == 0:
+        return x
+    x = x.clone()
+    ang = torch.rand(n, generator=g) * 2 * math.pi
+    r = 2 * (0.25 + 0.35 * torch.rand(n, generator=g))  # affine_grid's coordinates span 2 across the crop
+    sc = 0.7 + 0.8 * torch.rand(n, generator=g)
+    zero = torch.zeros(n)
+    theta = torch.stack([torch.stack([sc, zero, r * torch.cos(ang)], 1),
+                         torch.stack([zero, sc, r * torch.sin(ang)], 1)], 1)
+    grid = F.affine_grid(theta, [n] + list(x.shape[1:]), align_corners=False)
+    x[sel] = F.grid_sample(x[sel].contiguous(), grid, mode="bilinear", padding_mode="border", align_corners=False)
+    return x
 
 
 def rotate_batch(x, g, max_deg, p=0.6, shift=0.0):
@@ -288,6 +328,16 @@ def main():
     ap.add_argument("--turned-none", type=float, default=0.0,
                     help="share of a quarter-turned tile crop's target put on 'not a tile' (the rest uniform over the "
                          "tiles): an unfamiliar object read across then leans to 'not a tile' rather than to a tile")
+    ap.add_argument("--distill", default=None, metavar="CKPT",
+                    help="a classifier checkpoint whose readings the crops not from --fresh-shards are also taught "
+                         "(so that a fine-tune on new data keeps what the runtime's rules were fitted to)")
+    ap.add_argument("--distill-weight", type=float, default=0.8,
+                    help="with --distill: the teacher's share of those crops' target")
+    ap.add_argument("--distill-off", type=float, default=0.0,
+                    help="with --distill: share of the taught crops cut as a box off its tile (off_box), taught by "
+                         "the teacher alone")
+    ap.add_argument("--fresh-shards", default="", metavar="A-B",
+                    help="training shards (and their mined negatives) learnt from their labels alone under --distill")
     ap.add_argument("--freeze-bn", action="store_true",
                     help="keep BatchNorm in eval mode (fixed statistics): fine-tuning from weights rebuilt from ONNX "
                          "by recover_ckpt.py, which are exact only with the statistics they were given")
@@ -296,35 +346,38 @@ def main():
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
-    xs, ys = load_synth("train")
+    fresh = set(shard_range(args.fresh_shards))
+    xs, ys, fs = load_synth("train", fresh=fresh)
     xr, yr = real_train_set(rng)
     print(f"synthetic crops {len(xs)}, real augmented crops {len(xr)}  ({time.time() - t0:.0f}s)", flush=True)
     if args.drop_white_backs:
         c = xs[:, 16:48, 12:36].reshape(len(xs), -1, 3).astype(np.float32).mean(1)
         white = (ys == BACK) & (c.min(1) > 150) & (c.max(1) - c.min(1) < 40)
         print(f"dropping {int(white.sum())} white-ish back crops of {int((ys == BACK).sum())}", flush=True)
-        xs, ys = xs[~white], ys[~white]
+        xs, ys, fs = xs[~white], ys[~white], fs[~white]
     n_out = NUM_CLASSES
     if args.none:
-        xn, yn, hard = load_synth("neg", key="hard")
+        xn, yn, hard, fn = load_synth("neg", key="hard", fresh=fresh)
         keep = rng.random(len(xn)) < args.none_keep
-        xn, yn, hard = xn[keep], yn[keep], hard[keep]
+        xn, yn, hard, fn = xn[keep], yn[keep], hard[keep], fn[keep]
         print(f"mined not-a-tile crops: {len(xn)} kept of {len(keep)}, {int(hard.sum())} not vetoed by the mining "
               f"classifier", flush=True)
         extra = np.repeat(np.nonzero(hard)[0], args.hard_neg_boost - 1)
-        xn, yn = np.concatenate([xn, xn[extra]]), np.concatenate([yn, yn[extra]])
-        xs, ys = np.concatenate([xs, xn]), np.concatenate([ys, yn])
+        xn, yn, fn = np.concatenate([xn, xn[extra]]), np.concatenate([yn, yn[extra]]), np.concatenate([fn, fn[extra]])
+        xs, ys, fs = np.concatenate([xs, xn]), np.concatenate([ys, yn]), np.concatenate([fs, fn])
         n_out = NUM_CLASSES + 1
     X = np.concatenate([xs, xr])
     Y = np.concatenate([ys, yr])
+    Fr = np.concatenate([fs, np.zeros(len(yr), bool)])  # from a --fresh-shards shard: not taught by --distill
     turned_test = None
     if args.turned > 0:
-        xt, yt = load_synth("train", turned=True)
+        xt, yt, ft = load_synth("train", turned=True, fresh=fresh)
         pick = rng.choice(len(xt), int(len(xt) * args.turned), replace=args.turned > 1)
         X, Y = np.concatenate([X, xt[pick]]), np.concatenate([Y, turned_targets(yt[pick])])
+        Fr = np.concatenate([Fr, ft[pick]])
         print(f"quarter-turned crops: {len(pick)} of {len(xt)}, {int((Y == TURNED).sum())} read as no tile", flush=True)
         xrt, yrt = turn_real(rng, xr, yr, REAL_TURNED_SHARE * args.turned)
-        X, Y = np.concatenate([X, xrt]), np.concatenate([Y, yrt])
+        X, Y, Fr = np.concatenate([X, xrt]), np.concatenate([Y, yrt]), np.concatenate([Fr, np.zeros(len(yrt), bool)])
         print(f"quarter-turned real crops: {len(xrt)}", flush=True)
         try:
             turned_test = load_synth("test", turned=True)
@@ -337,7 +390,7 @@ def main():
         code, _, times = boost.partition(":")
         sel = np.nonzero(Y == CLASSES.index(code))[0]
         extra = np.repeat(sel, int(times) - 1)
-        X, Y = np.concatenate([X, X[extra]]), np.concatenate([Y, Y[extra]])
+        X, Y, Fr = np.concatenate([X, X[extra]]), np.concatenate([Y, Y[extra]]), np.concatenate([Fr, Fr[extra]])
         print(f"{code} crops repeated x{times}: {len(sel)} -> {len(sel) * int(times)}", flush=True)
     counts = np.bincount(Y[Y >= 0], minlength=n_out)
     print("per-class counts:", dict(zip(CLASSES + ["none"], counts.tolist())), flush=True)
@@ -354,6 +407,12 @@ def main():
             state["fc.weight"], state["fc.bias"] = fc_w, fc_b
         model.load_state_dict(state)
         print("initialized from", args.init, flush=True)
+    teacher = None
+    if args.distill:
+        teacher = TileClassifierDS(n_out).to(memory_format=torch.channels_last)
+        teacher.load_state_dict(torch.load(args.distill)["model"])
+        teacher.eval()
+        print(f"taught by {args.distill} at {args.distill_weight} on {int((~Fr).sum())} of {len(Fr)} crops", flush=True)
         if args.restore_bn:
             sample = rng.choice(len(X), (args.restore_bn, args.bs))
             restore_bn_statistics(model, (to_tensor(X[np.sort(i)]).contiguous(memory_format=torch.channels_last)
@@ -377,9 +436,20 @@ def main():
             x = gpu_like_aug(to_tensor(X[idx]), g, args.rot_deg, args.shadow, args.shift, args.dim,
                              args.small).contiguous(memory_format=torch.channels_last)
             y = torch.from_numpy(Y[idx])
+            taught, weight = None, args.distill_weight
+            if teacher is not None:
+                taught_rows = torch.from_numpy(~Fr[idx])
+                if args.distill_off > 0:
+                    # off-box crops learn the teacher's reading alone: no label fits a box beside its tile
+                    off = taught_rows & (torch.rand(len(idx), generator=g) < args.distill_off)
+                    x = off_box(x, g, off).contiguous(memory_format=torch.channels_last)
+                    weight = torch.where(off, 1.0, args.distill_weight)
+                with torch.no_grad(), models.bf16_autocast():
+                    taught = torch.softmax(teacher(x).float(), 1)
             with models.bf16_autocast():
                 out = model(x)
-            loss = loss_fn(out, y, turned_none=args.turned_none)
+            loss = loss_fn(out, y, turned_none=args.turned_none, teacher=taught,
+                           taught=taught_rows if teacher is not None else None, weight=weight)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
