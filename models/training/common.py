@@ -28,6 +28,15 @@ CAMERASH = os.path.join(REPO, "datasets", "training", "camerash")
 ROBOFLOW = os.path.join(REPO, "datasets", "training", "roboflow-mahjong-bmblq-v5")
 CACHE = os.environ.get("RL_CACHE", os.path.join(REPO, ".cache-train"))
 
+
+def shard_range(spec):
+    """Shard numbers of "A-B" (or "A", or "" for none), as the scripts' --shards and --fresh-shards give them."""
+    if not spec:
+        return range(0)
+    lo, _, hi = spec.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
+
+
 # FluffyStuff art file name -> class code
 ART_NAMES = {}
 for i in range(1, 10):

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import CACHE, CROP_H, CROP_W, NONE, REPO, cut_crop  # noqa: E402
+from common import CACHE, CROP_H, CROP_W, NONE, REPO, cut_crop, shard_range  # noqa: E402
 from reference_infer import NOT_TILE_T, Recognizer  # noqa: E402
 import real_data  # noqa: E402
 
@@ -184,8 +184,7 @@ def main():
     ap.add_argument("--random-per-photo", type=int, default=40,
                     help="roboflow, photos: random boxes per photo (photos: per size)")
     args = ap.parse_args()
-    lo, _, hi = args.shards.partition("-")
-    wanted = set(range(int(lo), int(hi or lo) + 1))
+    wanted = set(shard_range(args.shards))
     rng = np.random.default_rng(args.seed)
     rec = Recognizer(args.models, threads=1)
     if args.photos:

@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BACK, CACHE, CLASSES, CROP_MARGIN, NUM_CLASSES, REPO  # noqa: E402
+from common import BACK, CACHE, CLASSES, CROP_MARGIN, NUM_CLASSES, REPO, shard_range  # noqa: E402
 import models  # noqa: E402
 from models import freeze_bn, restore_bn_statistics  # noqa: E402
 from models import ClassifierExport, TileClassifier, TileClassifierDS  # noqa: E402
@@ -51,14 +51,6 @@ def load_synth(name, turned=False, key=None, fresh=None):
     if fresh is not None:
         out += (np.concatenate(fs),)
     return out
-
-
-def shard_range(spec):
-    """Shard numbers of "A-B" (or "A", or "" for none)."""
-    if not spec:
-        return range(0)
-    lo, _, hi = spec.partition("-")
-    return range(int(lo), int(hi or lo) + 1)
 
 
 def turned_targets(y):
