@@ -132,8 +132,9 @@ def _aa(fn, w, h, ss=4):
     return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
 
 
-def glyph(cv, st, ch, box, colour, font=None, rng=None):
-    """Draw a glyph fitted (keeping its aspect, squashed by the set's factor) into box = (x0, y0, x1, y1)."""
+def glyph(cv, st, rng, ch, box, colour, font=None):
+    """Draw a glyph fitted (keeping its aspect, squashed by the set's factor) into box = (x0, y0, x1, y1), a pixel
+    off centre at random."""
     g = sheets()[font or st["font"]][ch]
     x0, y0, x1, y1 = box
     bw, bh = x1 - x0, y1 - y0
@@ -145,8 +146,8 @@ def glyph(cv, st, ch, box, colour, font=None, rng=None):
         k = np.ones((st["bold"] + 1, st["bold"] + 1), np.uint8)
         g = cv2.dilate(g, k)
     layer = cv.layer()
-    gx = int(round(x0 + (bw - nw) / 2 + (rng.integers(-1, 2) if rng is not None else 0)))
-    gy = int(round(y0 + (bh - nh) / 2 + (rng.integers(-1, 2) if rng is not None else 0)))
+    gx = int(round(x0 + (bw - nw) / 2 + rng.integers(-1, 2)))
+    gy = int(round(y0 + (bh - nh) / 2 + rng.integers(-1, 2)))
     sx0, sy0 = max(0, -gx), max(0, -gy)
     dx0, dy0 = max(0, gx), max(0, gy)
     dx1, dy1 = min(cv.w, gx + g.shape[1]), min(cv.h, gy + g.shape[0])
@@ -300,9 +301,9 @@ def ink(rng, cls, st, w, h):
         red_five = code[0] == "0"
         if code[-1] == "m":
             numeral = st["five"] if n == 5 else GLYPHS[n - 1 if n < 5 else n]
-            glyph(cv, st, numeral, (ax0 + 0.05 * w, ay0, ax1 - 0.05 * w, ay0 + ah * 0.42),
-                  st["red"] if red_five else st["numeral"], rng=rng)
-            glyph(cv, st, "萬", (ax0, ay0 + ah * 0.47, ax1, ay1), st["red"] if red_five else st["man"], rng=rng)
+            glyph(cv, st, rng, numeral, (ax0 + 0.05 * w, ay0, ax1 - 0.05 * w, ay0 + ah * 0.42),
+                  st["red"] if red_five else st["numeral"])
+            glyph(cv, st, rng, "萬", (ax0, ay0 + ah * 0.47, ax1, ay1), st["red"] if red_five else st["man"])
         elif code[-1] == "p":
             pins(cv, st, n, red_five, rng, area)
         else:
@@ -310,14 +311,14 @@ def ink(rng, cls, st, w, h):
         if st["index"]:
             corner_index(cv, st, str(n))
     elif code in "ESWN":
-        glyph(cv, st, "東南西北"["ESWN".index(code)], (ax0, ay0 + ah * 0.1, ax1, ay1 - ah * 0.1), st["wind"],
-              font=st["honour_font"], rng=rng)
+        glyph(cv, st, rng, "東南西北"["ESWN".index(code)], (ax0, ay0 + ah * 0.1, ax1, ay1 - ah * 0.1), st["wind"],
+              font=st["honour_font"])
         if st["index"]:
             corner_index(cv, st, code)
     elif code == "C":
-        glyph(cv, st, "中", (ax0, ay0 + ah * 0.12, ax1, ay1 - ah * 0.12), st["chun"], font=st["honour_font"], rng=rng)
+        glyph(cv, st, rng, "中", (ax0, ay0 + ah * 0.12, ax1, ay1 - ah * 0.12), st["chun"], font=st["honour_font"])
     elif code == "F":
-        glyph(cv, st, "發", (ax0, ay0 + ah * 0.08, ax1, ay1 - ah * 0.08), st["hatsu"], font=st["honour_font"], rng=rng)
+        glyph(cv, st, rng, "發", (ax0, ay0 + ah * 0.08, ax1, ay1 - ah * 0.08), st["hatsu"], font=st["honour_font"])
     elif code == "P":
         if st["haku_frame"]:
             t = max(2, int(w * 0.04))

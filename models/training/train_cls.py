@@ -428,7 +428,7 @@ def main():
             x = gpu_like_aug(to_tensor(X[idx]), g, args.rot_deg, args.shadow, args.shift, args.dim,
                              args.small).contiguous(memory_format=torch.channels_last)
             y = torch.from_numpy(Y[idx])
-            taught, weight = None, args.distill_weight
+            teacher_probs, taught_rows, weight = None, None, args.distill_weight
             if teacher is not None:
                 taught_rows = torch.from_numpy(~Fr[idx])
                 if args.distill_off > 0:
@@ -437,11 +437,11 @@ def main():
                     x = off_box(x, g, off).contiguous(memory_format=torch.channels_last)
                     weight = torch.where(off, 1.0, args.distill_weight)
                 with torch.no_grad(), models.bf16_autocast():
-                    taught = torch.softmax(teacher(x).float(), 1)
+                    teacher_probs = torch.softmax(teacher(x).float(), 1)
             with models.bf16_autocast():
                 out = model(x)
-            loss = loss_fn(out, y, turned_none=args.turned_none, teacher=taught,
-                           taught=taught_rows if teacher is not None else None, weight=weight)
+            loss = loss_fn(out, y, turned_none=args.turned_none, teacher=teacher_probs, taught=taught_rows,
+                           weight=weight)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
