@@ -29,9 +29,12 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "models", "training"))
+import alt_art  # noqa: E402
 import gen_data as G  # noqa: E402
 
 W, H = 1280, 720
+ALT_ART_P = 0.0  # --alt-art
+ALT_FONTS = "heldout"  # --alt-fonts
 JPEG_QUALITY = 85
 
 # Shots: camera elevation (degrees above the table), azimuth jitter, roll (image rotation), tile width as a share
@@ -321,6 +324,10 @@ def fixture(seed, scene):
     if style["black"]:
         style["ivory"] = G.jitter_color(rng, G.IVORY[rng.integers(len(G.IVORY))], 10)
     style.update(black=False, real=False, recolor=False, faded=False)
+    # --alt-art: the set's faces in other art (models/training/alt_art.py), drawn after everything above so that
+    # without it every scene is the same as before
+    if ALT_ART_P > 0 and rng.random() < ALT_ART_P:
+        style["alt"] = alt_art.random_alt_style(np.random.default_rng(rng.integers(1 << 30)), alt_art.fonts(ALT_FONTS))
     request = scene["request"]
     concealed, win, melds = hand_plan(rng, request)
     dora = parse_mpsz(request["dora_indicators"])
@@ -359,7 +366,8 @@ def fixture(seed, scene):
         "width": W,
         "height": H,
         "recipe": {"seed": seed, "index": index, "hand_property": scene["hand_property"], "shot": scene["shot"],
-                   "hand_template": scene["template"], "style_back_rgb": list(style["back"])},
+                   "hand_template": scene["template"], "style_back_rgb": list(style["back"]),
+                   **({"alt_art_font": style["alt"]["font"]} if "alt" in style else {})},
         "camera": camera,
         "tiles": tiles,
         "layout": layout,
@@ -379,7 +387,13 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "fixtures"))
     ap.add_argument("--python", default=os.path.join(ROOT, ".venv", "bin", "python"),
                     help="a python with mahjong==2.1.0 (scripts/setup.sh makes .venv)")
+    ap.add_argument("--alt-art", type=float, default=0.0,
+                    help="share of the scenes whose set is drawn in other art (gen_data.py --alt-art), e.g. 1.0")
+    ap.add_argument("--alt-fonts", default="heldout", choices=("train", "heldout", "all"),
+                    help="with --alt-art: the fonts of its characters (heldout: the font no model trained on)")
     args = ap.parse_args()
+    global ALT_ART_P, ALT_FONTS
+    ALT_ART_P, ALT_FONTS = args.alt_art, args.alt_fonts
     hands = json.loads(subprocess.run([args.python, os.path.join(HERE, "fixture_hands.py"), "--seed", str(args.seed)],
                                       check=True, capture_output=True, text=True).stdout)
     os.makedirs(args.out, exist_ok=True)

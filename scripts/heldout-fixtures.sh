@@ -10,6 +10,7 @@
 #   LIST=/tmp/after.txt scripts/heldout-fixtures.sh  # another list file
 #   diff target/heldout/list.txt /tmp/after.txt      # fixtures whose outcome changed
 #   REPORT=/tmp/fixture_report scripts/heldout-fixtures.sh   # a fixture_report binary kept from another build
+#   DIR=target/heldout-alt MAKE_ARGS="--alt-art 1.0" scripts/heldout-fixtures.sh   # sets in other art
 #
 # Needs .venv-train (models/training/requirements.txt) to render the scenes, which are kept in
 # target/heldout/seedN/ (about 1.5 MB each) and rendered only when missing; .venv's ONNX Runtime (scripts/setup.sh);
@@ -49,7 +50,8 @@ for s in $SEEDS; do
       echo "heldout-fixtures: $PY is missing; create .venv-train (models/training/requirements.txt)" >&2
       exit 1
     fi
-    nice -n 19 "$PY" datasets/make_fixtures.py --out "$out" --seed "$s" > /dev/null
+    # shellcheck disable=SC2086 # MAKE_ARGS is a list of options
+    nice -n 19 "$PY" datasets/make_fixtures.py --out "$out" --seed "$s" ${MAKE_ARGS:-} > /dev/null
   fi
   outcomes "$s" "$out" >> "$LIST"
 done

@@ -18,7 +18,11 @@ coffee cup, a rocket, a cameraman, coins, printed text, bricks, grass, gravel, t
 as a laptop's wallpaper or a poster behind a hand would be. Each is read at several sizes; every detection is cut
 `--jitter` times and `--random-per-photo` random tile-sized boxes are added per size.
 
+With `--between N` it cuts, instead of the detector's false detections, N boxes per scene over the seam or gap between
+two neighbouring tiles (between_boxes): the detector sometimes draws such a box, and it must read as "not a tile".
+
     .venv-train/bin/python models/training/mine_negatives.py --models models --shards 20-25
+    .venv-train/bin/python models/training/mine_negatives.py --models models --shards 38-38 --between 3
     .venv-train/bin/python models/training/mine_negatives.py --models models --roboflow train,valid
     .venv-train/bin/python models/training/mine_negatives.py --models models --photos
 """
@@ -127,6 +131,42 @@ def cut_jittered(img, b, k, rng):
     return out
 
 
+def between_boxes(L, rng, per_scene, spread=0.1):
+    """Up to `per_scene` boxes, each the size of a tile (one of two neighbours, picked at random, times e^±`spread`)
+    centred on the
+    seam or gap between the two, 0.4-0.6 of the way from one to the other: where the detector sometimes draws a box
+    half over each tile of a row, or over the bare table between a set-apart tile and its row, which must read as
+    "not a tile". `L`: a scene's labels (class, cx, cy, w, h, phi, ignore). Neighbours lie 0.8-2.2 tile widths
+    apart; a pair of sideways tiles is skipped (an added kan's stacked pair, which the runtime reads whole), as is
+    a centre within 0.35 tile widths of any tile's."""
+    if len(L) < 2:
+        return []
+    width = np.minimum(L[:, 3], L[:, 4])
+    # each tile's long axis, and the scene's: the called (sideways) tiles are those across it
+    long_axis = np.where(L[:, 4] >= L[:, 3], L[:, 5], L[:, 5] + math.pi / 2)
+    scene_axis = 0.5 * math.atan2(np.sin(2 * long_axis).sum(), np.cos(2 * long_axis).sum())
+    across = np.abs(np.sin(long_axis - scene_axis)) > math.sqrt(0.5)
+    pairs = []
+    for a in range(len(L)):
+        for b in range(a + 1, len(L)):
+            u = 0.5 * (width[a] + width[b])
+            d = math.hypot(L[b, 1] - L[a, 1], L[b, 2] - L[a, 2])
+            if u >= 12 and 0.8 * u <= d <= 2.2 * u and not (across[a] and across[b]):
+                pairs.append((a, b))
+    out = []
+    for k in rng.permutation(len(pairs))[:per_scene]:
+        a, b = pairs[k]
+        t = rng.uniform(0.4, 0.6)
+        cx, cy = L[a, 1] + t * (L[b, 1] - L[a, 1]), L[a, 2] + t * (L[b, 2] - L[a, 2])
+        if (np.hypot(L[:, 1] - cx, L[:, 2] - cy) < 0.35 * width).any():
+            continue
+        src = L[a] if rng.random() < 0.5 else L[b]
+        s = math.exp(rng.uniform(-spread, spread))
+        out.append({"cx": cx, "cy": cy, "w": float(src[3]) * s, "h": float(src[4]) * s,
+                    "phi": float(src[5]) + math.radians(rng.uniform(-5, 5))})
+    return out
+
+
 def mine_photos(rec, rng, jitter, random_per_photo):
     """False detections and random boxes of PHOTOS, each at long sides 640, 960 and 1440."""
     import skimage.data
@@ -180,6 +220,12 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--roboflow", default=None, help="mine these roboflow splits instead of shards, e.g. train,valid")
     ap.add_argument("--photos", action="store_true", help="mine scikit-image's public-domain / CC0 photos instead")
+    ap.add_argument("--between", type=int, default=0,
+                    help="shards: instead of the detector's false detections, this many boxes per scene over the seam "
+                         "or gap between two neighbouring tiles (between_boxes), saved as neg_between_N")
+    ap.add_argument("--between-spread", type=float, default=0.1,
+                    help="--between: the boxes' size is a tile's times e^±this")
+    ap.add_argument("--name", default=None, help="shards: the output name, {} for the shard number (default: {}, or between_{})")
     ap.add_argument("--jitter", type=int, default=8, help="roboflow, photos: cuts per false detection")
     ap.add_argument("--random-per-photo", type=int, default=40,
                     help="roboflow, photos: random boxes per photo (photos: per size)")
@@ -206,6 +252,10 @@ def main():
         for i, buf in enumerate(d["jpg"]):
             img = cv2.cvtColor(cv2.imdecode(np.frombuffer(buf, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
             L = labs[offs[i]:offs[i + 1]]
+            if args.between:
+                for b in between_boxes(L, rng, args.between, args.between_spread):
+                    neg.add_detection(cut_jittered(img, b, 0, rng))
+                continue
             for b in rec.detect(img):
                 if b["w"] < 14 or near_a_tile(b["cx"], b["cy"], L, 0.7):
                     continue
@@ -216,7 +266,7 @@ def main():
             tw = float(np.median(real[:, 3]))
             for _ in range(args.random_per_scene):
                 neg.add_random(random_box_away(img, L, tw, 0.3, rng))
-        neg.save(str(shard), rec)
+        neg.save((args.name or ("between_{}" if args.between else "{}")).format(shard), rec)
 
 
 if __name__ == "__main__":

@@ -20,8 +20,9 @@ Pipeline (see models/MODEL_CARD.md for the exact contract):
     (rotated rectangle w*1.1 x h*1.1 around the centre, tile up axis vertical), coordinates divided by 2^L.
  5. classifier on the crops [N,3,64,48] float32 RGB /255 -> probs [N,38] or [N,39] (softmax already applied).
     With 39 outputs the last is "not a tile": a box whose two readings (along and across the hand's up axis) give it
-    NOT_TILE_T or more on average is dropped (a box also read along its own angle, see OWN_ANGLE, is dropped when
-    either pair of readings reaches it), and the 38 tile probabilities are renormalized to sum to 1.
+    NOT_TILE_T or more on average is dropped (a box also read along its own angle, see OWN_ANGLE, keeps the more
+    confident reading of each orientation, and is dropped when the two it keeps reach it), and the 38 tile
+    probabilities are renormalized to sum to 1.
 """
 import argparse
 import json
@@ -400,17 +401,21 @@ class Recognizer:
         for i, b in enumerate(boxes):
             ux, uy = math.cos(b["phi"]), math.sin(b["phi"])
             rejected = not_tile_score(not_tile[2 * i:2 * i + 2]) if two_way else not_tile[i]
-            if two_way and i in own:
-                # read along its own angle too: it must pass the veto that way as well
-                rejected = max(rejected, not_tile_score(not_tile[own[i]:own[i] + 2]))
-            if rejected >= NOT_TILE_T:
-                continue
             if two_way:
                 pu, ps = probs[2 * i], probs[2 * i + 1]
                 if i in own:
+                    # read along its own angle too: each orientation keeps its more confident reading, and the box
+                    # is judged by the readings it keeps
                     ou, os_ = probs[own[i]], probs[own[i] + 1]
-                    pu = ou if ou.max() > pu.max() else pu
-                    ps = os_ if os_.max() > ps.max() else ps
+                    nu, ns = not_tile[2 * i], not_tile[2 * i + 1]
+                    if ou.max() > pu.max():
+                        pu, nu = ou, not_tile[own[i]]
+                    if os_.max() > ps.max():
+                        ps, ns = os_, not_tile[own[i] + 1]
+                    rejected = not_tile_score(np.array([nu, ns]))
+            if rejected >= NOT_TILE_T:
+                continue
+            if two_way:
                 angle = axis_difference(b["phi"], up) / (math.pi / 4) - 1
                 evidence = math.log(max(float(ps.max()), 1e-6) / max(float(pu.max()), 1e-6)) + ANGLE_WEIGHT * angle
                 sideways = evidence > 0

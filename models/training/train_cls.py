@@ -43,7 +43,8 @@ def load_synth(name, turned=False, key=None, fresh=None):
             xs.append(d[kx])
             ys.append(d[ky])
             ks.append(d[key] if key in d else np.zeros(len(d[ky]), bool))
-            shard = os.path.basename(f)[len(name) + 1:-4]
+            # the shard's number ends the name: train_38, neg_38, neg_between_38
+            shard = os.path.basename(f)[len(name) + 1:-4].rsplit("_", 1)[-1]
             fs.append(np.full(len(d[ky]), fresh is not None and shard.isdigit() and int(shard) in fresh))
     out = (np.concatenate(xs), np.concatenate(ys))
     if key is not None:

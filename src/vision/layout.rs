@@ -1335,6 +1335,7 @@ pub(crate) mod tests {
                 evidence,
                 upright: t.probs,
                 sideways: t.probs,
+                not_tile: [0.0; 2],
             }));
             t.sideways = evidence > 0.0;
             d.push(t);
