@@ -400,17 +400,17 @@ def main():
             state["fc.weight"], state["fc.bias"] = fc_w, fc_b
         model.load_state_dict(state)
         print("initialized from", args.init, flush=True)
+        if args.restore_bn:
+            sample = rng.choice(len(X), (args.restore_bn, args.bs))
+            restore_bn_statistics(model, (to_tensor(X[np.sort(i)]).contiguous(memory_format=torch.channels_last)
+                                          for i in sample))
+            print(f"BatchNorm statistics measured on {args.restore_bn} batches", flush=True)
     teacher = None
     if args.distill:
         teacher = TileClassifierDS(n_out).to(memory_format=torch.channels_last)
         teacher.load_state_dict(torch.load(args.distill)["model"])
         teacher.eval()
         print(f"taught by {args.distill} at {args.distill_weight} on {int((~Fr).sum())} of {len(Fr)} crops", flush=True)
-        if args.restore_bn:
-            sample = rng.choice(len(X), (args.restore_bn, args.bs))
-            restore_bn_statistics(model, (to_tensor(X[np.sort(i)]).contiguous(memory_format=torch.channels_last)
-                                          for i in sample))
-            print(f"BatchNorm statistics measured on {args.restore_bn} batches", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     steps = args.epochs * (len(X) // args.bs)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps,
