@@ -327,7 +327,7 @@ def fixture(seed, scene):
     # --alt-art: the set's faces in other art (models/training/alt_art.py), drawn after everything above so that
     # without it every scene is the same as before
     if ALT_ART_P > 0 and rng.random() < ALT_ART_P:
-        style["alt"] = alt_art.random_alt_style(np.random.default_rng(rng.integers(1 << 30)), alt_art.fonts(ALT_FONTS))
+        style["alt"] = alt_art.draw_style(rng, ALT_FONTS)
     request = scene["request"]
     concealed, win, melds = hand_plan(rng, request)
     dora = parse_mpsz(request["dora_indicators"])

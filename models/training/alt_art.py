@@ -107,6 +107,12 @@ def random_alt_style(rng, font_keys):
     }
 
 
+def draw_style(rng, which):
+    """A set's look drawn from the scene's `rng` with the fonts of font set `which` (see fonts): one draw from `rng`
+    seeds the look's own generator, so the scene's other draws do not depend on the look's."""
+    return random_alt_style(np.random.default_rng(rng.integers(1 << 30)), fonts(which))
+
+
 class Canvas:
     """An RGB ink layer and its coverage, in the texture frame (w x h)."""
 

@@ -243,7 +243,7 @@ def random_style(rng):
     # Drawn only with --alt-art, so that without it the scenes stay as they were. Dark-faced sets keep the
     # FluffyStuff art's light variant: alt_art.py inks dark on ivory.
     if ALT_ART_P > 0 and rng.random() < ALT_ART_P and not black:
-        style["alt"] = alt_art.random_alt_style(np.random.default_rng(rng.integers(1 << 30)), alt_art.fonts(ALT_FONTS))
+        style["alt"] = alt_art.draw_style(rng, ALT_FONTS)
     return style
 
 

@@ -133,12 +133,11 @@ def cut_jittered(img, b, k, rng):
 
 def between_boxes(L, rng, per_scene, spread=0.1):
     """Up to `per_scene` boxes, each the size of a tile (one of two neighbours, picked at random, times e^±`spread`)
-    centred on the
-    seam or gap between the two, 0.4-0.6 of the way from one to the other: where the detector sometimes draws a box
-    half over each tile of a row, or over the bare table between a set-apart tile and its row, which must read as
-    "not a tile". `L`: a scene's labels (class, cx, cy, w, h, phi, ignore). Neighbours lie 0.8-2.2 tile widths
-    apart; a pair of sideways tiles is skipped (an added kan's stacked pair, which the runtime reads whole), as is
-    a centre within 0.35 tile widths of any tile's."""
+    centred on the seam or gap between the two, 0.4-0.6 of the way from one to the other: where the detector
+    sometimes draws a box half over each tile of a row, or over the bare table between a set-apart tile and its row,
+    which must read as "not a tile". `L`: a scene's labels (class, cx, cy, w, h, phi, ignore). Neighbours lie
+    0.8-2.2 tile widths apart; a pair of sideways tiles is skipped (an added kan's stacked pair, which the runtime
+    reads whole), as is a centre within 0.35 tile widths of any tile's."""
     if len(L) < 2:
         return []
     width = np.minimum(L[:, 3], L[:, 4])
@@ -225,7 +224,8 @@ def main():
                          "or gap between two neighbouring tiles (between_boxes), saved as neg_between_N")
     ap.add_argument("--between-spread", type=float, default=0.1,
                     help="--between: the boxes' size is a tile's times e^±this")
-    ap.add_argument("--name", default=None, help="shards: the output name, {} for the shard number (default: {}, or between_{})")
+    ap.add_argument("--name", default=None,
+                    help="shards: the output name, {} for the shard number (default: {}, or between_{})")
     ap.add_argument("--jitter", type=int, default=8, help="roboflow, photos: cuts per false detection")
     ap.add_argument("--random-per-photo", type=int, default=40,
                     help="roboflow, photos: random boxes per photo (photos: per size)")
