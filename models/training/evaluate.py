@@ -28,6 +28,7 @@ import time
 
 import cv2
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 sys.path.insert(0, os.path.dirname(__file__))
 from common import CLASSES, REPO  # noqa: E402
@@ -168,26 +169,30 @@ def eval_camerash(rec):
 
 
 def match_boxes(preds, labels):
-    """Greedy: each labelled box takes the highest-scoring unused prediction whose centre lies in the
-    (10% enlarged) labelled box. Returns list of (label_idx, pred_idx or None) and unmatched preds."""
-    used = set()
-    pairs = []
+    """Pairs predictions with labelled boxes: a pair needs the prediction's centre in the (10% enlarged) labelled box,
+    each side is paired at most once, as many pairs as possible are made, and among those the pairing whose centres
+    lie closest (the distance over the labelled box's long side, summed) wins. In a loose pile a prediction can lie in
+    two overlapping labelled boxes; it goes to the tile it is on, and the other label keeps its own prediction (the
+    first rule, "each label in order takes the surest prediction in it", counted a correct 9s of IMG_3088 as missed and
+    as a false detection). Returns list of (label_idx, pred_idx or None) and unmatched preds."""
+    apart = 1e6  # the cost of a pair that is not allowed: larger than any sum of allowed ones
+    cost = np.full((len(labels), len(preds)), apart)
     for li, l in enumerate(labels):
         x1, y1, x2, y2 = l["box"]
         mx, my = (x2 - x1) * 0.1, (y2 - y1) * 0.1
-        best = None
+        lx, ly, size = (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1, 1e-6)
         for j, p in enumerate(preds):
-            if j in used:
-                continue
             cx = (p["box"][0] + p["box"][2]) / 2
             cy = (p["box"][1] + p["box"][3]) / 2
             if x1 - mx <= cx <= x2 + mx and y1 - my <= cy <= y2 + my:
-                if best is None or p["confidence"] > preds[best]["confidence"]:
-                    best = j
-        if best is not None:
-            used.add(best)
-        pairs.append((li, best))
-    return pairs, [j for j in range(len(preds)) if j not in used]
+                cost[li, j] = math.hypot(cx - lx, cy - ly) / size
+    paired = {}
+    if labels and preds:
+        for li, j in zip(*linear_sum_assignment(cost)):
+            if cost[li, j] < apart:
+                paired[int(li)] = int(j)
+    used = set(paired.values())
+    return [(li, paired.get(li)) for li in range(len(labels))], [j for j in range(len(preds)) if j not in used]
 
 
 def score_photo(preds, entry):
