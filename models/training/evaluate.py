@@ -281,6 +281,15 @@ def runtime_reading(binary, photo):
     return preds, seconds
 
 
+def peer_readings(peer_python, paths):
+    """The peer's readings of `paths` (`peer_infer.py` in the peer's own venv): (its JSON, None) or (None, error)."""
+    out = subprocess.run([peer_python, os.path.join(os.path.dirname(__file__), "peer_infer.py")] + paths,
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        return None, out.stderr[-2000:]
+    return json.loads(out.stdout), None
+
+
 def eval_photos(rec, path, peer_python, dump_dir=None, runtime=None):
     labels = json.load(open(os.path.join(path, "labels.json")))
     names = [k for k in labels if not k.startswith("_")]
@@ -305,12 +314,10 @@ def eval_photos(rec, path, peer_python, dump_dir=None, runtime=None):
             r["seconds"] = seconds  # the whole process: loading the models and the photo included
             res["runtime"][n] = r
     if peer_python:
-        out = subprocess.run([peer_python, os.path.join(os.path.dirname(__file__), "peer_infer.py")] +
-                             [os.path.join(path, n) for n in names], capture_output=True, text=True)
-        if out.returncode != 0:
-            res["peer_error"] = out.stderr[-2000:]
+        pj, error = peer_readings(peer_python, [os.path.join(path, n) for n in names])
+        if error:
+            res["peer_error"] = error
         else:
-            pj = json.loads(out.stdout)
             res["peer_latency_1280x720_ms"] = pj.pop("_latency_1280x720_ms")
             for n in names:
                 d = pj[os.path.join(path, n)]
@@ -326,6 +333,53 @@ def eval_photos(rec, path, peer_python, dump_dir=None, runtime=None):
             npred = sum(r[mode]["predicted"] for r in res[who].values())
             P, R = tp / max(1, npred), tp / max(1, nl)
             res[f"{who}_total_{mode}"] = {"precision": P, "recall": R, "f1": 2 * P * R / max(1e-9, P + R)}
+    return res
+
+
+def eval_camerash_photos(rec, dataset_dir, peer_python=None, runtime=None):
+    """The camerash dataset's raw photos (shop and catalogue photos of many sets, none of them the riichi set of the
+    other real photos), labelled by locating its labelled crops in them (`real_data.camerash_photo_labels`): of the
+    labelled riichi tiles, how many each reader finds and reads right (red fives read as plain fives). Not every tile
+    of a photo is labelled, so false readings are not counted. The classifier trained on the crops of the `train`
+    split (whose sets are the photos' sets), never on `test` ones: both are reported."""
+    labels, left_out = real_data.camerash_photo_labels(dataset_dir)
+    names = sorted(labels)
+    paths = [os.path.join(dataset_dir, "raw-images", n) for n in names]
+    readers = {"ours": {}}
+    for n, path in zip(names, paths):
+        readers["ours"][n] = rec(cv2.cvtColor(cv2.imread(path), cv2.COLOR_BGR2RGB))
+    if runtime:
+        readers["runtime"] = {n: runtime_reading(runtime, path)[0] for n, path in zip(names, paths)}
+    res = {"crops_left_out": left_out}
+    if peer_python:
+        pj, error = peer_readings(peer_python, paths)
+        if error:
+            res["peer_error"] = error
+        else:
+            readers["peer"] = {n: pj[path]["tiles"] for n, path in zip(names, paths)}
+    for who, reading in readers.items():
+        count = {split: {"tiles": 0, "found": 0, "right": 0} for split in ("train", "test")}
+        photos = {}
+        for n in names:
+            tiles = labels[n]["tiles"]
+            pairs, _ = match_boxes(reading[n], tiles)
+            right = found = riichi = 0
+            for li, pj in pairs:
+                t = tiles[li]
+                if t["code"] == "?":
+                    continue
+                riichi += 1
+                c = count[t["split"]]
+                c["tiles"] += 1
+                if pj is not None:
+                    found += 1
+                    c["found"] += 1
+                    if NORED.get(reading[n][pj]["tile"], reading[n][pj]["tile"]) == t["code"]:
+                        right += 1
+                        c["right"] += 1
+            photos[n] = {"tiles": riichi, "found": found, "right": right, "readings": len(reading[n])}
+        every = {k: count["train"][k] + count["test"][k] for k in ("tiles", "found", "right")}
+        res[who] = {"photos": photos, "all": every, **count}
     return res
 
 
@@ -386,6 +440,9 @@ def main():
     ap.add_argument("--runtime", default=None,
                     help="also score the Rust runtime's `recognize --json` on the eval photos (path of the "
                          "riichi-lens binary, e.g. target/release/riichi-lens): its tiles after the layout step")
+    ap.add_argument("--camerash-photos", default=None,
+                    help="the camerash dataset's folder (../shared/assets/camerash-mahjong-dataset): read its raw "
+                         "photos, labelled by where its crops lie in them (eval_camerash_photos)")
     ap.add_argument("--models", default=os.path.join(REPO, "models"))
     ap.add_argument("--json", default=None)
     ap.add_argument("--skip", default="", help="comma list of sections to skip: synthetic,camerash,roboflow,photos,latency")
@@ -461,6 +518,22 @@ def main():
                     print(f"{who} total {mode}: {json.dumps(ph[f'{who}_total_{mode}'])}")
         if "peer_error" in ph:
             print("peer error:", ph["peer_error"])
+        sys.stdout.flush()
+    if args.camerash_photos:
+        out["camerash_photos"] = cp = eval_camerash_photos(rec, args.camerash_photos, args.peer_python, args.runtime)
+        print("camerash photos: crops placed nowhere", cp["crops_left_out"])
+        for who in ("ours", "runtime", "peer"):
+            if who not in cp:
+                continue
+            for n, r in cp[who]["photos"].items():
+                print(f"{who:7s} {n}: {r['right']} of {r['tiles']} labelled tiles read right, {r['found']} found; "
+                      f"{r['readings']} readings")
+            for part in ("all", "train", "test"):
+                c = cp[who][part]
+                print(f"{who} camerash photos {part}: {json.dumps(c)} read right "
+                      f"{c['right'] / max(1, c['tiles']):.3f}, found {c['found'] / max(1, c['tiles']):.3f}")
+        if "peer_error" in cp:
+            print("peer error:", cp["peer_error"])
         sys.stdout.flush()
     if "latency" not in skip:
         if args.eval_photos:

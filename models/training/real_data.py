@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import CLS, CROP_H, CROP_W, crop_affine, load_camerash, load_roboflow  # noqa: E402
+from common import CLS, CROP_H, CROP_W, camerash_code, camerash_split, crop_affine, load_camerash, load_roboflow  # noqa: E402
 
 
 def roboflow_image(path):
@@ -100,3 +100,66 @@ def camerash_images(split):
 def plain_crop(im):
     """Deterministic crop (evaluation): the image is an upright tile with ~10% margin."""
     return cv2.resize(im, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+
+
+def camerash_photo_labels(dataset_dir, min_match=0.9):
+    """Labelled boxes on the camerash dataset's raw photos (`raw-images/`, shop and catalogue photos of many sets),
+    found by locating each labelled crop of `raw-tiles/` in them: the crops are uncut pixels of those photos, so a
+    normalized cross-correlation of 0.9 or more (at full size, after a search at a quarter size) places a crop
+    exactly. Crops placed nowhere are left out, and a crop placed where another already is (identical tiles side by
+    side match each other) is counted once. Flowers and seasons are labelled `?` (ignored: not riichi tiles).
+    Not every tile of a photo has a crop, so these labels measure how many labelled tiles are found and read right,
+    not how many readings are false. Returns {photo name: {"tiles": [{"code", "box", "split"}]}} and the number of
+    crops left out."""
+    import csv
+    raw = {}
+    for name in sorted(os.listdir(os.path.join(dataset_dir, "raw-images"))):
+        im = cv2.imread(os.path.join(dataset_dir, "raw-images", name), cv2.IMREAD_GRAYSCALE)
+        if im is not None:
+            raw[name] = (im, cv2.resize(im, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA))
+    labels = {name: {"tiles": []} for name in raw}
+    left_out = 0
+    with open(os.path.join(dataset_dir, "tiles-data", "data.csv"), encoding="utf-8-sig") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        crop = cv2.imread(os.path.join(dataset_dir, "raw-tiles", row["image-name"]), cv2.IMREAD_GRAYSCALE)
+        if crop is None or min(crop.shape) < 16:
+            left_out += 1
+            continue
+        small = cv2.resize(crop, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+        coarse = []
+        for name, (_, quarter) in raw.items():
+            if quarter.shape[0] >= small.shape[0] and quarter.shape[1] >= small.shape[1]:
+                _, score, _, at = cv2.minMaxLoc(cv2.matchTemplate(quarter, small, cv2.TM_CCOEFF_NORMED))
+                coarse.append((score, name, at))
+        best = None
+        for _, name, (x, y) in sorted(coarse, reverse=True)[:3]:
+            im = raw[name][0]
+            x0, y0 = max(0, 4 * x - 12), max(0, 4 * y - 12)
+            window = im[y0:y0 + crop.shape[0] + 24, x0:x0 + crop.shape[1] + 24]
+            if window.shape[0] < crop.shape[0] or window.shape[1] < crop.shape[1]:
+                continue
+            _, score, _, (dx, dy) = cv2.minMaxLoc(cv2.matchTemplate(window, crop, cv2.TM_CCOEFF_NORMED))
+            if best is None or score > best[0]:
+                best = (score, name, x0 + dx, y0 + dy)
+        if best is None or best[0] < min_match:
+            left_out += 1
+            continue
+        _, name, x, y = best
+        box = [x, y, x + crop.shape[1], y + crop.shape[0]]
+        tiles = labels[name]["tiles"]
+        if any(_overlap(box, t["box"]) > 0.5 for t in tiles):
+            continue
+        code = camerash_code(row["label-name"])
+        tiles.append({"code": code or "?", "box": box, "split": camerash_split(row["image-name"])})
+    return {name: entry for name, entry in labels.items() if entry["tiles"]}, left_out
+
+
+def _overlap(a, b):
+    """Intersection over union of two [x1, y1, x2, y2] boxes."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
