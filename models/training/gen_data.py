@@ -34,6 +34,7 @@ REAL_KEYBOARD_P = 0.0  # --real-keyboards: share of keyboards drawn by draw_real
 NO_WHITE_BACKS = False  # --no-white-backs: back colours clearly distinct from the ivory face
 ADDED_KAN_P = 0.0  # --added-kans: share of pons shown as added kans (a second sideways tile on the called one)
 EXTRA_HAKU_P = 0.0  # --extra-haku: share of tile draws forced to a white dragon
+GRID_P = 0.0  # --grids: share of scenes whose tiles lie in a block of rows packed edge to edge (shop photos, sorted sets)
 BOOKSHELF_P = 0.0  # --bookshelf: share of scenes with a row of book spines along an edge
 BACK_TABLE_P = 0.0  # --back-table: share of scenes whose cloth is the colour of the set's backs
 ALT_ART_P = 0.0  # --alt-art: share of (ivory) sets whose faces are drawn by alt_art.py instead of the FluffyStuff art
@@ -902,13 +903,34 @@ def layout_stack(rng, style):
     return tiles
 
 
+def layout_grid(rng, style):
+    """A block of flat tiles in rows and columns packed edge to edge, as in shop photos of a whole set or a set
+    sorted on the table: every tile touches its neighbours on all four sides, which hands and piles never show."""
+    tiles = []
+    rows, cols = int(rng.integers(2, 7)), int(rng.integers(3, 10))
+    gap = rng.uniform(0.0, 0.04)
+    pitch_y = style["aspect"] + rng.uniform(0.0, 0.04)
+    yaw0 = rng.normal(0, 0.02)
+    for r in range(rows):
+        for c in range(cols):
+            pose = "down" if rng.random() < 0.04 else "flat"
+            yaw = yaw0 + rng.normal(0, 0.015) + (math.pi if rng.random() < 0.15 else 0)
+            at = ((c - (cols - 1) / 2) * (1 + gap), (r - (rows - 1) / 2) * pitch_y)
+            tiles.append(Tile(random_tile_cls(rng), style, pose, at, yaw))
+    return tiles
+
+
 # ----------------------------------------------------------------------------------------------- scene
 def render_scene(rng, W, H, tile_range=(13, 110), scale=1.0):
     """`scale` > 1 renders the same kind of scene at `scale` times the pixels (W, H and tile_range already
     multiplied by the caller), as a camera of higher resolution would see it."""
     style = random_style(rng)
     kind = rng.choice(["hand", "hand", "hand", "loose", "stack", "mixed"])
-    if kind == "hand":
+    if GRID_P > 0 and rng.random() < GRID_P:
+        kind = "grid"
+    if kind == "grid":
+        tiles = layout_grid(rng, style)
+    elif kind == "hand":
         tiles = layout_hand(rng, style)
     elif kind == "loose":
         tiles = layout_loose(rng, style, int(rng.integers(3, 20)), rng.uniform(2, 6))
@@ -1194,11 +1216,14 @@ def main():
     ap.add_argument("--alt-art", type=float, default=0.0,
                     help="share of ivory-faced sets drawn in other art (alt_art.py: characters from other fonts, "
                          "procedural circles and bamboo)")
+    ap.add_argument("--grids", type=float, default=0.0,
+                    help="share of scenes whose tiles lie in a block of rows packed edge to edge (layout_grid)")
     ap.add_argument("--alt-fonts", choices=("train", "heldout", "all"), default="train",
                     help="the glyph sheets those sets use: the training fonts, or the font held out to measure on")
     args = ap.parse_args()
     global KEYBOARD_P, HARDNEG_P, NO_WHITE_BACKS, REAL_KEYBOARD_P, HAKU_FRAME_P, ADDED_KAN_P, EXTRA_HAKU_P
-    global BOOKSHELF_P, BACK_TABLE_P, ALT_ART_P, ALT_FONTS
+    global BOOKSHELF_P, BACK_TABLE_P, ALT_ART_P, ALT_FONTS, GRID_P
+    GRID_P = args.grids
     ALT_ART_P, ALT_FONTS = args.alt_art, args.alt_fonts
     BOOKSHELF_P, BACK_TABLE_P = args.bookshelf, args.back_table
     ADDED_KAN_P, EXTRA_HAKU_P = args.added_kans, args.extra_haku
