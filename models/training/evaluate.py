@@ -186,11 +186,7 @@ def match_boxes(preds, labels):
             cy = (p["box"][1] + p["box"][3]) / 2
             if x1 - mx <= cx <= x2 + mx and y1 - my <= cy <= y2 + my:
                 cost[li, j] = math.hypot(cx - lx, cy - ly) / size
-    paired = {}
-    if labels and preds:
-        for li, j in zip(*linear_sum_assignment(cost)):
-            if cost[li, j] < apart:
-                paired[int(li)] = int(j)
+    paired = {int(li): int(j) for li, j in zip(*linear_sum_assignment(cost)) if cost[li, j] < apart}
     used = set(paired.values())
     return [(li, paired.get(li)) for li in range(len(labels))], [j for j in range(len(preds)) if j not in used]
 
@@ -357,29 +353,23 @@ def eval_camerash_photos(rec, dataset_dir, peer_python=None, runtime=None):
             res["peer_error"] = error
         else:
             readers["peer"] = {n: pj[path]["tiles"] for n, path in zip(names, paths)}
+
+    def total(outcomes):
+        return {"tiles": len(outcomes), "found": sum(f for _, f, _ in outcomes), "right": sum(r for _, _, r in outcomes)}
+
     for who, reading in readers.items():
-        count = {split: {"tiles": 0, "found": 0, "right": 0} for split in ("train", "test")}
-        photos = {}
+        # each labelled riichi tile's (split, found, read right), photo by photo
+        outcomes = {}
         for n in names:
             tiles = labels[n]["tiles"]
             pairs, _ = match_boxes(reading[n], tiles)
-            right = found = riichi = 0
-            for li, pj in pairs:
-                t = tiles[li]
-                if t["code"] == "?":
-                    continue
-                riichi += 1
-                c = count[t["split"]]
-                c["tiles"] += 1
-                if pj is not None:
-                    found += 1
-                    c["found"] += 1
-                    if NORED.get(reading[n][pj]["tile"], reading[n][pj]["tile"]) == t["code"]:
-                        right += 1
-                        c["right"] += 1
-            photos[n] = {"tiles": riichi, "found": found, "right": right, "readings": len(reading[n])}
-        every = {k: count["train"][k] + count["test"][k] for k in ("tiles", "found", "right")}
-        res[who] = {"photos": photos, "all": every, **count}
+            outcomes[n] = [(tiles[li]["split"], pj is not None, pj is not None and
+                            NORED.get(reading[n][pj]["tile"], reading[n][pj]["tile"]) == tiles[li]["code"])
+                           for li, pj in pairs if tiles[li]["code"] != "?"]
+        every = [o for n in names for o in outcomes[n]]
+        res[who] = {"photos": {n: dict(total(outcomes[n]), readings=len(reading[n])) for n in names},
+                    "all": total(every), **{split: total([o for o in every if o[0] == split])
+                                            for split in ("train", "test")}}
     return res
 
 
