@@ -1,7 +1,11 @@
-"""Train the class-agnostic rotated-box tile detector (CPU), export ONNX.
+"""Train the class-agnostic rotated-box tile detector (CPU, or a GPU with --device cuda), export ONNX.
 
 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4294967296:glibc.malloc.trim_threshold=4294967296 \
   nice -n 19 .venv-train/bin/python models/training/train_det.py --minutes 50 --seed 0
+
+With --workers N the batches are made by N processes (torch DataLoader), each drawing from its own random stream,
+so that a GPU is not left waiting on one core's augmentation; without it (the CPU default) the loop draws every
+batch from the one --seed stream, as it always has.
 """
 import argparse
 import copy
@@ -26,9 +30,14 @@ cv2.setNumThreads(1)
 STRIDE = 8
 
 
-def load_scenes(name, with_shard=False):
+def decode(buf):
+    return cv2.cvtColor(cv2.imdecode(np.frombuffer(buf, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+
+
+def load_scenes(name, with_shard=False, encoded=False):
     """-> list of (rgb uint8 HxWx3, labels [n,7] = cls,cx,cy,w,h,phi,ignore)
-    (with_shard=True: also return the shard number of each scene)"""
+    (with_shard=True: also return the shard number of each scene; encoded=True: keep each image as its JPEG bytes,
+    decoded by `scene_image` where a batch is made, which spreads the decoding over the batch workers)"""
     out = []
     shards = []
     for f in sorted(glob.glob(os.path.join(CACHE, "det", f"{name}_*.npz"))):
@@ -36,10 +45,20 @@ def load_scenes(name, with_shard=False):
         shard = int(os.path.basename(f)[len(name) + 1:-4])
         offs, labs = d["offsets"], d["labels"]
         for i, buf in enumerate(d["jpg"]):
-            im = cv2.cvtColor(cv2.imdecode(np.frombuffer(buf, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
-            out.append((im, labs[offs[i]:offs[i + 1]].copy()))
+            out.append((buf if encoded else decode(buf), labs[offs[i]:offs[i + 1]].copy()))
             shards.append(shard)
     return (out, shards) if with_shard else out
+
+
+def scene_image(im):
+    return decode(im) if isinstance(im, bytes) else im
+
+
+def is_landscape(im):
+    if isinstance(im, bytes):  # the shape alone: an eighth-size grey decode is enough
+        small = cv2.imdecode(np.frombuffer(im, np.uint8), cv2.IMREAD_REDUCED_GRAYSCALE_8)
+        return small.shape[1] > small.shape[0]
+    return im.shape[1] > im.shape[0]
 
 
 def roboflow_scenes(splits):
@@ -146,6 +165,7 @@ def batch_from(rng, pool, idx, H, W, syn=True):
     xs, hs, igs, rs, rws = [], [], [], [], []
     for i in idx:
         im, labs = pool[i]
+        im = scene_image(im)
         if syn:
             im2, L = affine_sample(rng, im, labs, H, W, scale_range=(0.8, 1.25))
         else:
@@ -167,6 +187,32 @@ def synthetic_batch(rng, syn, pool, bs, portrait):
     """A batch of `bs` scenes drawn from `pool` (indices into `syn`), at the portrait or landscape training size."""
     H, W = (640, 384) if portrait else (384, 640)
     return batch_from(rng, syn, rng.choice(pool, bs), H, W)
+
+
+def next_batch(rng, args, syn, land, port, real):
+    """One training batch: roboflow photos for a share args.real_frac of batches, else synthetic scenes, portrait or
+    landscape in proportion to the scenes of each."""
+    r = rng.random()
+    if r < args.real_frac:
+        H, W = (384, 640) if rng.random() < 0.7 else (640, 384)
+        idx = rng.integers(0, len(real), args.bs)
+        return batch_from(rng, real, idx, H, W, syn=False)
+    portrait = r < args.real_frac + (1 - args.real_frac) * len(port) / max(1, len(port) + len(land))
+    return synthetic_batch(rng, syn, port if portrait else land, args.bs, portrait)
+
+
+class BatchStream(torch.utils.data.IterableDataset):
+    """Endless `next_batch` batches for a DataLoader worker, each worker on its own stream (seed, worker id)."""
+
+    def __init__(self, args, syn, land, port, real):
+        super().__init__()
+        self.parts = (args, syn, land, port, real)
+
+    def __iter__(self):
+        info = torch.utils.data.get_worker_info()
+        rng = np.random.default_rng([self.parts[0].seed, 1 + (info.id if info else 0)])
+        while True:
+            yield next_batch(rng, *self.parts)
 
 
 def losses(model, batch):
@@ -283,20 +329,27 @@ def main():
     ap.add_argument("--anchor", type=float, default=0.0,
                     help="with --distill-light: also hold the model to the teacher on the photos as taken, this much "
                          "more strongly")
+    ap.add_argument("--device", default="cpu", help="where the model trains: cpu, or cuda on a machine with a GPU")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="processes making batches (BatchStream); 0: the training loop makes them itself")
     args = ap.parse_args()
     if args.distill_light and not args.init:
         ap.error("--distill-light needs --init (the teacher)")
+    if args.distill_light and args.device != "cpu":
+        ap.error("--distill-light trains on the CPU only")
+    device = torch.device(args.device)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     models.FP32_DILATED_DW = True
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
-    syn, shard_of = load_scenes("train", with_shard=True)
+    syn, shard_of = load_scenes("train", with_shard=True, encoded=args.workers > 0)
     named = {int(x) for x in args.boost_shards.split(",") if x}
     rep = [args.boost if (args.boost_from is not None and sh >= args.boost_from) or sh in named else 1
            for sh in shard_of]
-    land = [i for i, (im, _) in enumerate(syn) if im.shape[1] > im.shape[0] for _ in range(rep[i])]
-    port = [i for i, (im, _) in enumerate(syn) if im.shape[1] <= im.shape[0] for _ in range(rep[i])]
+    wide = [is_landscape(im) for im, _ in syn]
+    land = [i for i in range(len(syn)) if wide[i] for _ in range(rep[i])]
+    port = [i for i in range(len(syn)) if not wide[i] for _ in range(rep[i])]
     real = roboflow_scenes(["train", "valid"])
     print(f"scenes: {len(land)} landscape, {len(port)} portrait, {len(real)} roboflow ({time.time() - t0:.0f}s)", flush=True)
     model = TileDetector().to(memory_format=torch.channels_last)
@@ -304,17 +357,26 @@ def main():
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     start_step = 0
     if args.resume and os.path.exists(args.ckpt):
-        ck = torch.load(args.ckpt)
+        ck = torch.load(args.ckpt, map_location="cpu")
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         start_step = ck["step"]
     elif args.init:
-        model.load_state_dict(torch.load(args.init)["model"])
+        model.load_state_dict(torch.load(args.init, map_location="cpu")["model"])
         print("initialized from", args.init, flush=True)
         if args.restore_bn:
             restore_bn_statistics(model, (synthetic_batch(rng, syn, port if k % 2 else land, args.bs, k % 2 == 1)[0]
                                           for k in range(args.restore_bn)))
             print(f"BatchNorm statistics measured on {args.restore_bn} batches", flush=True)
+    if device.type != "cpu":
+        model.to(device)
+        opt.load_state_dict(opt.state_dict())  # a --resume's optimizer state follows its parameters to the device
+        torch.backends.cudnn.benchmark = True
+    stream = None
+    if args.workers > 0:
+        stream = iter(torch.utils.data.DataLoader(BatchStream(args, syn, land, port, real), batch_size=None,
+                                                  num_workers=args.workers, prefetch_factor=4,
+                                                  pin_memory=device.type == "cuda"))
     teacher = None
     if args.distill_light:
         teacher = copy.deepcopy(model).eval()
@@ -337,14 +399,9 @@ def main():
         model.train()
         if args.freeze_bn:
             freeze_bn(model)
-        r = rng.random()
-        if r < args.real_frac:
-            H, W = (384, 640) if rng.random() < 0.7 else (640, 384)
-            idx = rng.integers(0, len(real), args.bs)
-            batch = batch_from(rng, real, idx, H, W, syn=False)
-        else:
-            portrait = r < args.real_frac + (1 - args.real_frac) * len(port) / max(1, len(port) + len(land))
-            batch = synthetic_batch(rng, syn, port if portrait else land, args.bs, portrait)
+        batch = next_batch(rng, args, syn, land, port, real) if stream is None else next(stream)
+        if device.type != "cpu":
+            batch = [t.to(device, non_blocking=True) for t in batch]
         lh, lo, ls, la = distill_losses(model, teacher, batch[0], g, args.anchor) if teacher else losses(model, batch)
         loss = lh + lo + ls + 0.5 * la
         opt.zero_grad(set_to_none=True)
@@ -367,17 +424,23 @@ def main():
             m = np.mean(hist, 0)
             hist = []
             print(f"step {step} {el / 60:.1f}min lr {lr:.5f} heat {m[0]:.3f} off {m[1]:.3f} size {m[2]:.3f} "
-                  f"ang {m[3]:.3f} ({step * args.bs / max(1, el):.1f} img/s)", flush=True)
+                  f"ang {m[3]:.3f} ({(step - start_step) * args.bs / max(1, el):.1f} img/s)", flush=True)
         if step % 300 == 0:
-            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, args.ckpt)
-    torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, args.ckpt)
+            save_checkpoint(model, opt, step, args.ckpt)
+    save_checkpoint(model, opt, step, args.ckpt)
     print(f"trained {step} steps in {(time.time() - t_train) / 60:.1f} min", flush=True)
     export(model, args.out)
 
 
+def save_checkpoint(model, opt, step, path):
+    """Weights saved as CPU tensors, so that a checkpoint written on a GPU loads anywhere."""
+    state = {k: v.detach().cpu() for k, v in model.state_dict().items()}
+    torch.save({"model": state, "opt": opt.state_dict(), "step": step}, path)
+
+
 def export(model, out):
     models.FP32_DILATED_DW = False
-    model = model.float().eval().to(memory_format=torch.contiguous_format)
+    model = model.cpu().float().eval().to(memory_format=torch.contiguous_format)
     m = DetectorExport(model).eval()
     x = torch.rand(1, 3, 384, 640)
     hdim = torch.export.Dim("h32", min=2, max=64)
