@@ -494,6 +494,17 @@ fn an_added_kan_boxed_as_one_tile_is_read_as_a_kan() {
     assert_regressions_read_exactly(&["seed26-07-", "seed33-20-", "seed36-19-", "seed37-06-"]);
 }
 
+/// An added kan of a tile that looks alike a quarter turned (9p), whose called copy the layout
+/// took for another: in seed 22's 07 one box covers the stacked pair on the middle copy while
+/// the last copy reads sideways; in seed 32's 06 the stacked pair's lower tile reads upright and
+/// its upper one was taken for a dora indicator. Both were scored as a pon before the stacked
+/// pair was looked for on every copy of a pon, the pair's slot taken as the called one
+/// (`layout::called_slot`) and a second box over its upper tile dropped; now exactly.
+#[test]
+fn an_added_kan_on_a_copy_the_layout_did_not_call_is_found() {
+    assert_regressions_read_exactly(&["seed22-07-", "seed32-06-"]);
+}
+
 /// Hands read incomplete because the detector drew no box, not even a faint one, over a tile
 /// of the hand row (seed 11's 09: a 3s inside a tilted row; 19's 14: a white dragon of a pon;
 /// 24's 11: a white dragon and a back of a closed kan; 36's 10: a tilted row). Before the row's

@@ -516,17 +516,21 @@ fn sideways_evidence(d: &Detection) -> f32 {
     }
 }
 
-/// The called slot of an open meld's `chunk`: the one that looks clearly most sideways, else
-/// the one where the slots sit says. A tile lying sideways is longer along the row, so its
-/// neighbours' centres sit further from it; the classifier cannot tell which copy of a pon of
-/// 1p, 9p or another tile that looks alike a quarter turned is the sideways one, while the
-/// places are too noisy to overrule a clear reading.
+/// The called slot of an open meld's `chunk`: a stacked pair's (the added tile lies on the
+/// called one), else the one that looks clearly most sideways, else the one where the slots
+/// sit says. A tile lying sideways is longer along the row, so its neighbours' centres sit
+/// further from it; the classifier cannot tell which copy of a pon of 1p, 9p or another tile
+/// that looks alike a quarter turned is the sideways one, while the places are too noisy to
+/// overrule a clear reading.
 fn called_slot(
     chunk: &[usize],
     slots: &[Vec<usize>],
     frame: &Frame,
     detections: &[Detection],
 ) -> Option<usize> {
+    if let Some(&stacked) = chunk.iter().find(|&&s| slots[s].len() > 1) {
+        return Some(stacked);
+    }
     let evidence = |s: usize| sideways_evidence(&detections[slots[s][0]]);
     let by_evidence =
         (0..chunk.len()).max_by(|&a, &b| evidence(chunk[a]).total_cmp(&evidence(chunk[b])))?;

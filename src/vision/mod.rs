@@ -1416,11 +1416,13 @@ impl Recognizer {
                 if added.len() != 2 {
                     continue;
                 }
-                added.iter_mut().for_each(|d| d.scale(scale));
-                let mut trial = reading.tiles.clone();
-                trial.remove(place.called);
-                trial.extend(added);
-                let with_kan = PhotoReading::lay_out(reading.width, reading.height, trial);
+                // The places are a sideways tile's: the pair is laid so whichever way its
+                // readings lean (a 9p reads alike both ways), and the layout stacks it.
+                for d in &mut added {
+                    d.scale(scale);
+                    d.lay_as(true);
+                }
+                let with_kan = reading.with_added_pair(place, added);
                 if completes(&reading, &with_kan) && stacked(&with_kan) > stacked(&reading) {
                     reading = with_kan;
                     continue 'found;
@@ -1444,91 +1446,113 @@ struct AddedKanPlace {
 }
 
 /// On each called pon of a complete hand (three tiles, the two upright ones of one kind, not
-/// white dragons), the places of an added kan's two stacked sideways tiles, measured on the pon's two
-/// upright tiles: the lower tile's outer long side on the row's edge where the called tile
-/// lies, the upper tile on it. Along the upright tiles' own up axis, which in a steep shot
-/// leans from the hand's `up` towards the edges of the photo, as the stack does; both ways
-/// along it, since the photo does not say which side of the row the player sat (the wrong
-/// side's upper place is bare table).
-///
-/// A sideways tile's extent along that axis is its width seen as the upright tiles' heights are
-/// seen, foreshortened alike in a steep shot: their extent along the axis times their width
-/// over the tile's length (the called box's extent across the axis, or
-/// [`layout::TILE_ASPECT`] upright widths where that box is not a tile's length).
+/// white dragons), the places of an added kan's two stacked sideways tiles on its called tile:
+/// first on the tile the layout calls, then on each other copy that reads as the pon's kind,
+/// since which copy of a tile that looks alike a quarter turned (1p, 4p, 9p) lies sideways is
+/// what the layout is least sure of, and the stacked pair says it (seed 22's 07: a pon of 9p
+/// called on its last copy while the pair lay on the middle one).
 fn added_kan_places(reading: &PhotoReading, up: f32) -> Vec<AddedKanPlace> {
     if !reading.complete_as_read() {
         return Vec::new();
     }
     let mut out = Vec::new();
     for meld in &reading.layout.melds {
-        let Some(called) = meld.called.map(|c| meld.tiles[c]) else {
+        let Some(chosen) = meld.called.map(|c| meld.tiles[c]) else {
             continue;
         };
         if meld.stacked || meld.closed_kan || meld.tiles.len() != 3 {
             continue;
         }
-        let uprights: Vec<usize> = meld
-            .tiles
-            .iter()
-            .copied()
-            .filter(|&i| i != called)
-            .collect();
-        let [a, b] = uprights[..] else { continue };
-        // The pon's kind is its upright tiles': two equal upright tiles make a pon whatever the
-        // called tile reads as, and the box over an added kan's stacked pair may read as
-        // another tile (two 1p as a 5p in seed 33's 20). A blank face is left alone: beside a
-        // white dragon pon, the called tile's own ivory body read as a white dragon stacked on
-        // it (seed 11's 20, when the places were also measured from the pon's other copies).
-        let Some(kind) = reading.tiles[a]
-            .tile
-            .kind()
-            .filter(|&k| k != Kind::HAKU && reading.tiles[b].tile.kind() == Some(k))
-        else {
-            continue;
-        };
-        let (a, b) = (reading.tiles[a].rotated, reading.tiles[b].rotated);
-        // The uprights' own axis: each box's axes (a box's sides may come either way round)
-        // brought within an eighth of a turn of the hand's.
-        let near_up = |phi: f32| {
-            use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
-            up + (phi - up + FRAC_PI_4).rem_euclid(FRAC_PI_2) - FRAC_PI_4
-        };
-        let axis = (near_up(a.phi) + near_up(b.phi)) / 2.0;
-        let (ea, eb) = (extents(&a, axis), extents(&b, axis));
-        let (height, width) = ((ea.0 + eb.0) / 2.0, (ea.1 + eb.1) / 2.0);
-        let c = reading.tiles[called].rotated;
-        let length = match extents(&c, axis).1 {
-            l if (1.15 * width..=1.6 * width).contains(&l) => l,
-            _ => layout::TILE_ASPECT * width,
-        };
-        let side = height * width / length;
-        // The row's centre line through the two uprights, where the called tile lies on it.
-        let (dx, dy) = (b.cx - a.cx, b.cy - a.cy);
-        let span = dx.hypot(dy);
-        let (rx, ry) = if span > 0.5 * width {
-            (dx / span, dy / span)
-        } else {
-            (-axis.sin(), axis.cos())
-        };
-        let t = (c.cx - a.cx) * rx + (c.cy - a.cy) * ry;
-        let (px, py) = (a.cx + t * rx, a.cy + t * ry);
-        for sign in [1.0, -1.0] {
-            let (ux, uy) = (sign * axis.cos(), sign * axis.sin());
-            let place = |k: f32| RotatedBox {
-                cx: px + ux * (k * side - height / 2.0),
-                cy: py + uy * (k * side - height / 2.0),
-                w: side,
-                h: length,
-                phi: axis + std::f32::consts::FRAC_PI_2,
+        let others = meld.tiles.iter().copied().filter(|&i| i != chosen);
+        for called in std::iter::once(chosen).chain(others) {
+            let uprights: Vec<usize> = meld
+                .tiles
+                .iter()
+                .copied()
+                .filter(|&i| i != called)
+                .collect();
+            let [a, b] = uprights[..] else { continue };
+            // The pon's kind is its upright tiles': two equal upright tiles make a pon whatever
+            // the called tile reads as, and the box over an added kan's stacked pair may read
+            // as another tile (two 1p as a 5p in seed 33's 20). A blank face is left alone:
+            // beside a white dragon pon, the called tile's own ivory body read as a white
+            // dragon stacked on it (seed 11's 20, when the places were also measured from the
+            // pon's other copies).
+            let Some(kind) = reading.tiles[a]
+                .tile
+                .kind()
+                .filter(|&k| k != Kind::HAKU && reading.tiles[b].tile.kind() == Some(k))
+            else {
+                continue;
             };
-            out.push(AddedKanPlace {
-                called,
-                kind,
-                pair: [place(0.5), place(1.5)],
-            });
+            if called != chosen && reading.tiles[called].tile.kind() != Some(kind) {
+                continue;
+            }
+            out.extend(stack_places(reading, called, [a, b], kind, up));
         }
     }
     out
+}
+
+/// The places of an added kan's two stacked sideways tiles on the tile `called`, measured on
+/// the pon's two upright tiles `uprights`: the lower tile's outer long side on the row's edge
+/// where the called tile lies, the upper tile on it. Along the upright tiles' own up axis,
+/// which in a steep shot leans from the hand's `up` towards the edges of the photo, as the
+/// stack does; both ways along it, since the photo does not say which side of the row the
+/// player sat (the wrong side's upper place is bare table).
+///
+/// A sideways tile's extent along that axis is its width seen as the upright tiles' heights are
+/// seen, foreshortened alike in a steep shot: their extent along the axis times their width
+/// over the tile's length (the called box's extent across the axis, or
+/// [`layout::TILE_ASPECT`] upright widths where that box is not a tile's length).
+fn stack_places(
+    reading: &PhotoReading,
+    called: usize,
+    [a, b]: [usize; 2],
+    kind: Kind,
+    up: f32,
+) -> [AddedKanPlace; 2] {
+    let (a, b) = (reading.tiles[a].rotated, reading.tiles[b].rotated);
+    // The uprights' own axis: each box's axes (a box's sides may come either way round)
+    // brought within an eighth of a turn of the hand's.
+    let near_up = |phi: f32| {
+        use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
+        up + (phi - up + FRAC_PI_4).rem_euclid(FRAC_PI_2) - FRAC_PI_4
+    };
+    let axis = (near_up(a.phi) + near_up(b.phi)) / 2.0;
+    let (ea, eb) = (extents(&a, axis), extents(&b, axis));
+    let (height, width) = ((ea.0 + eb.0) / 2.0, (ea.1 + eb.1) / 2.0);
+    let c = reading.tiles[called].rotated;
+    let length = match extents(&c, axis).1 {
+        l if (1.15 * width..=1.6 * width).contains(&l) => l,
+        _ => layout::TILE_ASPECT * width,
+    };
+    let side = height * width / length;
+    // The row's centre line through the two uprights, where the called tile lies on it.
+    let (dx, dy) = (b.cx - a.cx, b.cy - a.cy);
+    let span = dx.hypot(dy);
+    let (rx, ry) = if span > 0.5 * width {
+        (dx / span, dy / span)
+    } else {
+        (-axis.sin(), axis.cos())
+    };
+    let t = (c.cx - a.cx) * rx + (c.cy - a.cy) * ry;
+    let (px, py) = (a.cx + t * rx, a.cy + t * ry);
+    [1.0, -1.0].map(|sign: f32| {
+        let (ux, uy) = (sign * axis.cos(), sign * axis.sin());
+        let place = |k: f32| RotatedBox {
+            cx: px + ux * (k * side - height / 2.0),
+            cy: py + uy * (k * side - height / 2.0),
+            w: side,
+            h: length,
+            phi: axis + std::f32::consts::FRAC_PI_2,
+        };
+        AddedKanPlace {
+            called,
+            kind,
+            pair: [place(0.5), place(1.5)],
+        }
+    })
 }
 
 /// Rounds of [`Recognizer::fill_row_gaps`]: a row may lack two tiles, found one at a time.
@@ -1666,6 +1690,24 @@ impl PhotoReading {
         let mut all = tiles.to_vec();
         all.push(extra);
         PhotoReading::lay_out(self.width, self.height, all)
+    }
+
+    /// This reading's tiles with `pair`, an added kan's stacked tiles read at `place`, in the
+    /// place of the called tile and of whatever else was read there (a second box over the
+    /// upper tile), laid out.
+    fn with_added_pair(&self, place: &AddedKanPlace, pair: Vec<Detection>) -> PhotoReading {
+        let mut tiles: Vec<Detection> = self
+            .tiles
+            .iter()
+            .enumerate()
+            .filter(|&(i, d)| {
+                let (x, y) = (d.rotated.cx, d.rotated.cy);
+                i != place.called && !place.pair.iter().any(|b| b.contains(x, y))
+            })
+            .map(|(_, d)| d.clone())
+            .collect();
+        tiles.extend(pair);
+        PhotoReading::lay_out(self.width, self.height, tiles)
     }
 
     /// Whether the hand is complete with the top reading of every tile.
@@ -1961,7 +2003,8 @@ mod tests {
         // (40 high uprights, 30 wide, 40 long tiles); the lower tile's outer side on the row's
         // edge (y = 220 or 180), the upper one beyond it.
         let centres = |p: &AddedKanPlace| p.pair.map(|b| (b.cx.round(), b.cy.round()));
-        assert_eq!(places.len(), 2);
+        // First on the called tile, then on the two other copies, each once for either side.
+        assert_eq!(places.len(), 6);
         assert_eq!(
             (centres(&places[0]), centres(&places[1])),
             (
@@ -1969,23 +2012,46 @@ mod tests {
                 [(283.0, 195.0), (283.0, 225.0)]
             )
         );
+        let xs: Vec<f32> = places.iter().map(|p| p.pair[0].cx.round()).collect();
+        assert_eq!(xs, [283.0, 283.0, 324.0, 324.0, 355.0, 355.0]);
         for place in &places {
-            assert_eq!(pon.tiles[place.called].rotated.cy, 205.0);
             assert_eq!(Tile::plain(place.kind).to_string(), "9p");
             let b = place.pair[0];
-            assert!((b.w - 30.0).abs() < 1e-3 && (b.h - 40.0).abs() < 1e-3);
             assert!(layout::axis_difference(b.phi, 0.0) < 1e-3);
         }
-        // The pair read where it was looked for takes the called tile's place: an added kan.
-        let mut tiles = pon.tiles.clone();
-        tiles.remove(places[0].called);
-        for b in places[0].pair {
-            tiles.push(det("9p", b.cx, b.cy, true, 0.95, None));
+        for place in &places[..2] {
+            assert_eq!(pon.tiles[place.called].rotated.cy, 205.0);
+            let b = place.pair[0];
+            assert!((b.w - 30.0).abs() < 1e-3 && (b.h - 40.0).abs() < 1e-3);
         }
-        let with_kan = PhotoReading::lay_out(640, 480, tiles);
+        // The pair read where it was looked for takes the called tile's place: an added kan.
+        let pair = |place: &AddedKanPlace| {
+            place
+                .pair
+                .map(|b| det("9p", b.cx, b.cy, true, 0.95, None))
+                .to_vec()
+        };
+        let with_kan = pon.with_added_pair(&places[0], pair(&places[0]));
         assert!(completes(&pon, &with_kan));
-        let read = with_kan.hand.unwrap();
-        assert_eq!(read.notation(), "234m567p11z {9*999p} [1*23s]");
+        assert_eq!(
+            with_kan.hand.unwrap().notation(),
+            "234m567p11z {9*999p} [1*23s]"
+        );
+        // Read on another copy than the one the layout called, the pair says that copy is the
+        // called one; a second box over the upper tile gives way to the pair.
+        let other = &places[2];
+        let mut doubled = pon.clone();
+        let upper = other.pair[1];
+        doubled
+            .tiles
+            .push(det("9p", upper.cx + 2.0, upper.cy - 1.0, true, 0.9, None));
+        let moved = doubled.with_added_pair(other, pair(other));
+        assert!(completes(&pon, &moved));
+        assert_eq!(moved.tiles.len(), pon.tiles.len() + 1);
+        assert_eq!(
+            moved.hand.unwrap().notation(),
+            "234m567p11z {99*99p} [1*23s]"
+        );
         // Already an added kan, or an incomplete hand: nothing is looked for.
         assert!(added_kan_places(&hand(true), up).is_empty());
         let mut short = pon.clone();
@@ -2002,7 +2068,7 @@ mod tests {
         let again = added_kan_places(&misread, up);
         assert_eq!(
             again.iter().map(centres).collect::<Vec<_>>(),
-            places.iter().map(centres).collect::<Vec<_>>()
+            places[..2].iter().map(centres).collect::<Vec<_>>()
         );
         assert!(again
             .iter()

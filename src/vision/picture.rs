@@ -564,6 +564,13 @@ impl RotatedBox {
         })
     }
 
+    /// Whether the point `(x, y)` lies in the box.
+    pub fn contains(&self, x: f32, y: f32) -> bool {
+        let (ux, uy) = (self.phi.cos(), self.phi.sin());
+        let (dx, dy) = (x - self.cx, y - self.cy);
+        (dx * ux + dy * uy).abs() <= self.h / 2.0 && (dy * ux - dx * uy).abs() <= self.w / 2.0
+    }
+
     /// The box in an image `k` times as large (pixel centres map as `(x + ½)·k − ½`).
     pub fn scaled(&self, k: f32) -> RotatedBox {
         RotatedBox {
@@ -841,6 +848,30 @@ mod tests {
             }
         }
         c
+    }
+
+    #[test]
+    fn a_box_contains_the_points_inside_its_turned_sides() {
+        // 20 across, 40 along an up axis turned a quarter from upright: 40 wide on the image.
+        let b = RotatedBox {
+            cx: 100.0,
+            cy: 50.0,
+            w: 20.0,
+            h: 40.0,
+            phi: 0.0,
+        };
+        assert!(b.contains(100.0, 50.0));
+        assert!(b.contains(119.0, 59.0));
+        assert!(!b.contains(100.0, 61.0));
+        assert!(!b.contains(121.0, 50.0));
+        // The same rectangle, its sides taken the other way round.
+        assert!(b.quarter_turned().contains(119.0, 59.0));
+        let upright = RotatedBox {
+            phi: -std::f32::consts::FRAC_PI_2,
+            ..b
+        };
+        assert!(upright.contains(109.0, 69.0));
+        assert!(!upright.contains(119.0, 50.0));
     }
 
     #[test]
