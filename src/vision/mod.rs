@@ -1344,14 +1344,16 @@ impl Recognizer {
         let mut base = tiles.to_vec();
         let mut laid: Option<PhotoReading> = None;
         for _ in 0..GAP_ROUNDS {
-            let places: Vec<(RotatedBox, f32)> = row_gap_places(laid.as_ref().unwrap_or(reading))
-                .into_iter()
-                .map(|b| (b.scaled(1.0 / scale), 0.0))
-                .collect();
-            let mut surest: Option<Detection> = None;
-            for (mut candidate, ..) in self.read_along(image, places, up)? {
+            let mut surest: Option<(Detection, Option<RotatedBox>)> = None;
+            for gap in row_gap_places(laid.as_ref().unwrap_or(reading)) {
+                let place = (gap.place.scaled(1.0 / scale), 0.0);
+                let Some((mut candidate, ..)) = self.read_along(image, vec![place], up)?.pop()
+                else {
+                    continue;
+                };
                 candidate.scale(scale);
-                let completed = reading.with_tile(&base, candidate.clone());
+                let kept = without(&base, gap.replaces);
+                let completed = reading.with_tile(&kept, candidate.clone());
                 if completes(reading, &completed) {
                     return Ok(Some(completed));
                 }
@@ -1359,12 +1361,15 @@ impl Recognizer {
                 if sure
                     && surest
                         .as_ref()
-                        .is_none_or(|s| s.confidence < candidate.confidence)
+                        .is_none_or(|(s, _)| s.confidence < candidate.confidence)
                 {
-                    surest = Some(candidate);
+                    surest = Some((candidate, gap.replaces));
                 }
             }
-            let Some(next) = surest else { break };
+            let Some((next, replaces)) = surest else {
+                break;
+            };
+            base = without(&base, replaces);
             let next_row = reading.with_tile(&base, next.clone());
             base.push(next);
             laid = Some(next_row);
@@ -1565,6 +1570,29 @@ const GAP_SURE: f32 = 0.9;
 const GAP_ONE: f32 = 1.6;
 const GAP_TWO: f32 = 2.5;
 
+/// `tiles` less the one whose box is `gone`, if any.
+fn without(tiles: &[Detection], gone: Option<RotatedBox>) -> Vec<Detection> {
+    tiles
+        .iter()
+        .filter(|d| gone != Some(d.rotated))
+        .cloned()
+        .collect()
+}
+
+/// A place of the hand row where a tile may be missing (see [`row_gap_places`]), and the box of
+/// the row a tile read there stands in for, if any.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct GapPlace {
+    place: RotatedBox,
+    replaces: Option<RotatedBox>,
+}
+
+/// Steps from a row's first tile to its second of this many pitches up to [`GAP_ONE`] may be a
+/// box straddling the first two tiles (see [`row_gap_places`]); a tile set apart from its
+/// neighbour sits about a third of a tile off (1.3 pitches), two tiles straddled by one box half a
+/// pitch.
+const STRADDLE_STEP: f32 = 1.3;
+
 /// Where tiles may be missing from the hand row, in full-size pixels. The row is its tiles
 /// (concealed, the winning tile, the melds' and the unplaced ones less than a pitch off the
 /// concealed tiles' line) in order along that line; the places are evenly spaced in each gap
@@ -1572,7 +1600,12 @@ const GAP_TWO: f32 = 2.5;
 /// concealed tiles' median), and one pitch beyond either end of the row, each the size and
 /// angle of its neighbour's box. A gap between melds is bare table; a meld short of a tile has
 /// its place read too.
-fn row_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
+///
+/// A box straddling the first two concealed tiles stands half a pitch off both, and a row read
+/// from it lacks a tile where a pitch beyond it reads half a tile and half table (seed 16's 19,
+/// a steep row): when the first step is [`STRADDLE_STEP`] pitches up to [`GAP_ONE`], the places
+/// one and two pitches beyond the second tile are read too, each in the first box's stead.
+fn row_gap_places(reading: &PhotoReading) -> Vec<GapPlace> {
     let l = &reading.layout;
     let concealed: Vec<RotatedBox> = l
         .concealed
@@ -1616,6 +1649,10 @@ fn row_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
         cy: a.cy + t * (b.cy - a.cy),
         ..*a
     };
+    let free = |place: RotatedBox| GapPlace {
+        place,
+        replaces: None,
+    };
     let mut out = Vec::new();
     for (pair, &step) in row.windows(2).zip(&steps) {
         let missing = match step / pitch {
@@ -1624,13 +1661,25 @@ fn row_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
             _ => 0,
         };
         for k in 1..=missing {
-            out.push(towards(&pair[0], &pair[1], k as f32 / (missing + 1) as f32));
+            out.push(free(towards(
+                &pair[0],
+                &pair[1],
+                k as f32 / (missing + 1) as f32,
+            )));
         }
     }
     let n = row.len();
     for (end, next, step) in [(0, 1, steps[0]), (n - 1, n - 2, steps[n - 2])] {
         if step >= 1.0 {
-            out.push(towards(&row[end], &row[next], -pitch / step));
+            out.push(free(towards(&row[end], &row[next], -pitch / step)));
+        }
+    }
+    if n >= 3 && row[0] == *first && (STRADDLE_STEP * pitch..GAP_ONE * pitch).contains(&steps[0]) {
+        for k in [1.0, 2.0] {
+            out.push(GapPlace {
+                place: towards(&row[1], &row[0], k * pitch / steps[0]),
+                replaces: Some(row[0]),
+            });
         }
     }
     out
@@ -1913,7 +1962,7 @@ mod tests {
         let places = |gone: &[usize]| -> Vec<(f32, f32)> {
             row_gap_places(&row(gone))
                 .iter()
-                .map(|b| (b.cx.round(), b.cy.round()))
+                .map(|g| (g.place.cx.round(), g.place.cy.round()))
                 .collect()
         };
         // Nothing missing: one pitch beyond either end only.
@@ -1935,8 +1984,29 @@ mod tests {
         );
         // The first tile gone: the place before the row is where it lay.
         assert_eq!(places(&[0])[0], (0.0, 200.0));
+        // A box straddling the first two tiles, half a pitch off both: the places one and two
+        // pitches beyond the second tile are read in its stead. Not for a first step of a
+        // pitch, nor of more than 1.6 (a tile missing there, read without replacing any).
+        let straddled = |at: f32| {
+            let mut tiles = row(&[0, 1]).tiles;
+            tiles.push(det("1m", at, 200.0, false, 0.95, None));
+            row_gap_places(&PhotoReading::lay_out(640, 480, tiles))
+        };
+        let gaps = straddled(15.5);
+        let first = gaps.iter().find(|g| g.replaces.is_some()).unwrap().replaces;
+        assert_eq!(first.map(|b| b.cx), Some(15.5));
+        let stead: Vec<(f32, f32)> = gaps
+            .iter()
+            .filter(|g| g.replaces.is_some())
+            .map(|g| (g.place.cx.round(), g.place.cy.round()))
+            .collect();
+        assert_eq!(stead, vec![(31.0, 200.0), (0.0, 200.0)]);
+        assert!(row_gap_places(&row(&[]))
+            .iter()
+            .all(|g| g.replaces.is_none()));
+        assert!(straddled(10.0).iter().all(|g| g.replaces.is_none()));
         // Each place has its neighbour's size and angle.
-        let b = row_gap_places(&row(&[6]))[0];
+        let b = row_gap_places(&row(&[6]))[0].place;
         assert_eq!(
             (b.w, b.h, b.phi),
             (30.0, 40.0, -std::f32::consts::FRAC_PI_2)
@@ -1953,6 +2023,7 @@ mod tests {
         let short = PhotoReading::lay_out(640, 480, tiles);
         let places: Vec<(f32, f32)> = row_gap_places(&short)
             .iter()
+            .map(|g| g.place)
             .map(|b| ((b.cx * 2.0).round() / 2.0, (b.cy * 2.0).round() / 2.0))
             .collect();
         // The space before the meld (2.1 pitches) is read too: bare table in a photo.
