@@ -505,6 +505,15 @@ fn an_added_kan_on_a_copy_the_layout_did_not_call_is_found() {
     assert_regressions_read_exactly(&["seed22-07-", "seed32-06-"]);
 }
 
+/// Hands read one tile too many: a box over no tile, which the classifier reads as one, in the
+/// hand row (seed 14's 07: a 4p beside an added kan; 35's 11: an 8p in the gap before the
+/// winning tile, scored 0.35 by the detector). Before the weakest hand tiles were tried left
+/// out (`PhotoReading::without_a_weak_tile`), both were read wrong; now exactly.
+#[test]
+fn a_weak_box_that_spoils_the_hand_is_left_out() {
+    assert_regressions_read_exactly(&["seed14-07-", "seed35-11-"]);
+}
+
 /// Hands read incomplete because the detector drew no box, not even a faint one, over a tile
 /// of the hand row (seed 11's 09: a 3s inside a tilted row; 19's 14: a white dragon of a pon;
 /// 24's 11: a white dragon and a back of a closed kan; 36's 10: a tilted row). Before the row's
