@@ -1765,15 +1765,17 @@ impl PhotoReading {
         PhotoReading::lay_out(self.width, self.height, tiles)
     }
 
-    /// The reading without the first of its hand's weak tiles (detector score under
-    /// [`WEAK_SCORE`], weakest first, at most [`WEAK_TRIED`]) whose leaving out completes the hand
-    /// as it stands (see [`completes`]), if any.
+    /// The reading without the first of its weak tiles (detector score under [`WEAK_SCORE`],
+    /// weakest first, at most [`WEAK_TRIED`]) of the hand or left unplaced whose leaving out
+    /// completes the hand as it stands (see [`completes`]), if any.
     ///
     /// The counterpart of the faint boxes: a box over something else (the side of a tile's
     /// body, a shadow in the gap before the winning tile) that the classifier reads as a tile
-    /// makes a hand one tile too many, and the detector scores such boxes low (a back at 0.37 in
-    /// seed 24's 04, an 8p at 0.35 in 35's 11). A hand complete without one of its tiles only
-    /// by chance is rare, as the faint boxes' rule relies on too.
+    /// makes a hand one tile too many, and the detector scores such boxes low (an 8p at 0.35 in
+    /// seed 35's 11). A back the layout leaves unplaced still stands in the row's gaps: at 0.37
+    /// in seed 24's 04, between the winning tile and the melds, it hid that the winning tile was
+    /// set apart. A hand complete without one of its tiles only by chance is rare, as the faint
+    /// boxes' rule relies on too.
     fn without_a_weak_tile(&self) -> Option<PhotoReading> {
         let l = &self.layout;
         let mut weak: Vec<usize> = l
@@ -1781,6 +1783,7 @@ impl PhotoReading {
             .iter()
             .chain(&l.win)
             .chain(l.melds.iter().flat_map(|m| &m.tiles))
+            .chain(&l.unplaced)
             .copied()
             .filter(|&i| self.tiles[i].detector_score < WEAK_SCORE)
             .collect();
@@ -2004,6 +2007,27 @@ mod tests {
         assert!(read.tiles.iter().all(|d| d.tile.notation() != "8p"));
         // A box the detector is surer of is a tile: the hand stays as read.
         assert!(hand(0.6).without_a_weak_tile().is_none());
+        // A weak back in the gap between the winning tile and a pon, which the layout leaves
+        // unplaced, bridges that gap: left out, the winning tile stands apart again.
+        let mut tiles = row("123m456p789s1z", 0.0, 200.0);
+        tiles.push(det("1z", 330.0, 200.0, false, 0.95, None));
+        let mut back = det("back", 362.0, 200.0, false, 0.9, None);
+        back.detector_score = 0.37;
+        tiles.push(back);
+        tiles.push(det("2z", 404.0, 205.0, true, 0.95, None));
+        tiles.push(det("2z", 445.0, 200.0, false, 0.95, None));
+        tiles.push(det("2z", 476.0, 200.0, false, 0.95, None));
+        let bridged = PhotoReading::lay_out(640, 480, tiles);
+        assert!(!bridged.complete_as_read());
+        let unplaced = &bridged.layout.unplaced;
+        assert!(unplaced
+            .iter()
+            .any(|&i| bridged.tiles[i].tile == Face::Back));
+        let read = bridged.without_a_weak_tile().expect("the back left out");
+        assert!(read.tiles.iter().all(|d| d.tile != Face::Back));
+        let hand = read.hand.expect("a hand");
+        assert!(hand.win_set_apart);
+        assert_eq!(hand.notation(), "123m456p789s11z [2*22z]");
         // A hand one tile short has nothing to leave out.
         let mut short = row("123m456p789s11z2z", 0.0, 200.0);
         short[3].detector_score = 0.2;
