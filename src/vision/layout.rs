@@ -43,6 +43,19 @@ pub struct Layout {
     pub unplaced: Vec<usize>,
 }
 
+impl Layout {
+    /// Every tile but the dora indicators: the concealed ones, the winning tile, the melds' and
+    /// the unplaced ones, which may stand in the hand row's gaps.
+    pub fn hand_row_tiles(&self) -> impl Iterator<Item = usize> + '_ {
+        self.concealed
+            .iter()
+            .chain(&self.win)
+            .chain(self.melds.iter().flat_map(|m| &m.tiles))
+            .chain(&self.unplaced)
+            .copied()
+    }
+}
+
 /// How much more sideways evidence (see [`sideways_evidence`]) a meld's most sideways-looking
 /// slot needs than the next one for the evidence to pick the called slot; with less, the
 /// slots' places pick it (see [`called_slot`]). In three held-out fixtures' pons of a tile

@@ -1345,12 +1345,16 @@ impl Recognizer {
         let mut laid: Option<PhotoReading> = None;
         for _ in 0..GAP_ROUNDS {
             let mut surest: Option<(Detection, Option<RotatedBox>)> = None;
-            for gap in row_gap_places(laid.as_ref().unwrap_or(reading)) {
-                let place = (gap.place.scaled(1.0 / scale), 0.0);
-                let Some((mut candidate, ..)) = self.read_along(image, vec![place], up)?.pop()
-                else {
+            let gaps = row_gap_places(laid.as_ref().unwrap_or(reading));
+            let places: Vec<RotatedBox> =
+                gaps.iter().map(|g| g.place.scaled(1.0 / scale)).collect();
+            let boxes = places.iter().map(|&b| (b, 0.0)).collect();
+            // Read in one batch; the veto drops some, and each reading keeps its place's box.
+            for (mut candidate, ..) in self.read_along(image, boxes, up)? {
+                let Some(k) = places.iter().position(|&b| b == candidate.rotated) else {
                     continue;
                 };
+                let gap = gaps[k];
                 candidate.scale(scale);
                 let kept = without(&base, gap.replaces);
                 let completed = reading.with_tile(&kept, candidate.clone());
@@ -1633,12 +1637,8 @@ fn row_gap_places(reading: &PhotoReading) -> Vec<GapPlace> {
     let on_line =
         |r: &RotatedBox| ((r.cy - first.cy) * dx - (r.cx - first.cx) * dy).abs() < pitch * length;
     let mut row: Vec<RotatedBox> = l
-        .concealed
-        .iter()
-        .chain(&l.win)
-        .chain(l.melds.iter().flat_map(|m| &m.tiles))
-        .chain(&l.unplaced)
-        .map(|&i| reading.tiles[i].rotated)
+        .hand_row_tiles()
+        .map(|i| reading.tiles[i].rotated)
         .filter(on_line)
         .collect();
     row.sort_by(|p, q| at(p).total_cmp(&at(q)));
@@ -1777,14 +1777,9 @@ impl PhotoReading {
     /// set apart. A hand complete without one of its tiles only by chance is rare, as the faint
     /// boxes' rule relies on too.
     fn without_a_weak_tile(&self) -> Option<PhotoReading> {
-        let l = &self.layout;
-        let mut weak: Vec<usize> = l
-            .concealed
-            .iter()
-            .chain(&l.win)
-            .chain(l.melds.iter().flat_map(|m| &m.tiles))
-            .chain(&l.unplaced)
-            .copied()
+        let mut weak: Vec<usize> = self
+            .layout
+            .hand_row_tiles()
             .filter(|&i| self.tiles[i].detector_score < WEAK_SCORE)
             .collect();
         weak.sort_by(|&a, &b| {
