@@ -1,7 +1,9 @@
 """Shared definitions for the riichi-lens tile recognizer (classes, dataset mappings, crop geometry)."""
+import glob
 import hashlib
 import os
 
+import cv2
 import numpy as np
 
 # 38 classes, index order is the model's output order.
@@ -27,6 +29,25 @@ ART_DIR = os.path.join(REPO, "assets", "riichi-tiles-fluffystuff")
 CAMERASH = os.path.join(REPO, "datasets", "training", "camerash")
 ROBOFLOW = os.path.join(REPO, "datasets", "training", "roboflow-mahjong-bmblq-v5")
 CACHE = os.environ.get("RL_CACHE", os.path.join(REPO, ".cache-train"))
+
+
+def decode(buf):
+    """An RGB image from JPEG bytes."""
+    return cv2.cvtColor(cv2.imdecode(np.frombuffer(buf, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+
+
+def iter_scenes(name, encoded=False, shards=None):
+    """Yields (shard number, image, labels [n,7] = cls,cx,cy,w,h,phi,ignore) for each scene of the generated set
+    `name` in the cache (det/`name`_N.npz), shard by shard; the image decoded to RGB, or its JPEG bytes when
+    `encoded`. `shards`: only the shards with these numbers (the others are not read)."""
+    for f in sorted(glob.glob(os.path.join(CACHE, "det", f"{name}_*.npz"))):
+        shard = int(os.path.basename(f)[len(name) + 1:-4])
+        if shards is not None and shard not in shards:
+            continue
+        d = np.load(f, allow_pickle=True)
+        offs, labs = d["offsets"], d["labels"]
+        for i, buf in enumerate(d["jpg"]):
+            yield shard, (buf if encoded else decode(buf)), labs[offs[i]:offs[i + 1]].copy()
 
 
 def shard_range(spec):

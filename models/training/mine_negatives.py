@@ -27,7 +27,7 @@ two neighbouring tiles (between_boxes): the detector sometimes draws such a box,
     .venv-train/bin/python models/training/mine_negatives.py --models models --photos
 """
 import argparse
-import glob
+import itertools
 import math
 import os
 import sys
@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import CACHE, CROP_H, CROP_W, NONE, REPO, cut_crop, shard_range  # noqa: E402
+from common import CACHE, CROP_H, CROP_W, NONE, REPO, cut_crop, iter_scenes, shard_range  # noqa: E402
 from reference_infer import NOT_TILE_T, Recognizer  # noqa: E402
 import real_data  # noqa: E402
 
@@ -242,16 +242,9 @@ def main():
                 raise SystemExit("the roboflow test split is kept for evaluation")
             mine_roboflow(rec, split, rng, args.jitter, args.random_per_photo)
         return
-    for f in sorted(glob.glob(os.path.join(CACHE, "det", "train_*.npz"))):
-        shard = int(os.path.basename(f)[len("train_"):-4])
-        if shard not in wanted:
-            continue
-        d = np.load(f, allow_pickle=True)
-        offs, labs = d["offsets"], d["labels"]
+    for shard, scenes in itertools.groupby(iter_scenes("train", shards=wanted), key=lambda scene: scene[0]):
         neg = Negatives()
-        for i, buf in enumerate(d["jpg"]):
-            img = cv2.cvtColor(cv2.imdecode(np.frombuffer(buf, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
-            L = labs[offs[i]:offs[i + 1]]
+        for _, img, L in scenes:
             if args.between:
                 for b in between_boxes(L, rng, args.between, args.between_spread):
                     neg.add_detection(cut_jittered(img, b, 0, rng))

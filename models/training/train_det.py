@@ -9,7 +9,6 @@ batch from the one --seed stream, as it always has.
 """
 import argparse
 import copy
-import glob
 import math
 import os
 import sys
@@ -20,7 +19,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import CACHE, REPO  # noqa: E402
+from common import CACHE, REPO, decode, iter_scenes  # noqa: E402
 import models  # noqa: E402
 from models import freeze_bn, restore_bn_statistics  # noqa: E402
 from models import DetectorExport, TileDetector  # noqa: E402
@@ -30,23 +29,15 @@ cv2.setNumThreads(1)
 STRIDE = 8
 
 
-def decode(buf):
-    return cv2.cvtColor(cv2.imdecode(np.frombuffer(buf, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
-
-
 def load_scenes(name, with_shard=False, encoded=False):
     """-> list of (rgb uint8 HxWx3, labels [n,7] = cls,cx,cy,w,h,phi,ignore)
     (with_shard=True: also return the shard number of each scene; encoded=True: keep each image as its JPEG bytes,
     decoded by `scene_image` where a batch is made, which spreads the decoding over the batch workers)"""
     out = []
     shards = []
-    for f in sorted(glob.glob(os.path.join(CACHE, "det", f"{name}_*.npz"))):
-        d = np.load(f, allow_pickle=True)
-        shard = int(os.path.basename(f)[len(name) + 1:-4])
-        offs, labs = d["offsets"], d["labels"]
-        for i, buf in enumerate(d["jpg"]):
-            out.append((buf if encoded else decode(buf), labs[offs[i]:offs[i + 1]].copy()))
-            shards.append(shard)
+    for shard, im, labels in iter_scenes(name, encoded):
+        out.append((im, labels))
+        shards.append(shard)
     return (out, shards) if with_shard else out
 
 
