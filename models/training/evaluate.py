@@ -465,8 +465,12 @@ def main():
                     help="drop boxes whose mean 'not a tile' probability reaches this (39-output classifiers)")
     ap.add_argument("--not-tile-rule", default=reference_infer.NOT_TILE_RULE, choices=["mean", "max"],
                     help="how a box's readings' 'not a tile' probabilities combine before --not-tile")
+    ap.add_argument("--no-join-parts", action="store_true",
+                    help="do not join the boxes over parts of one tile (the halves of a sideways tile, a box over part "
+                         "of an upright one) before reading (the reference pipeline before 2026-11-26)")
     ap.add_argument("--dump-dir", default=None, help="write crop contact sheets of the eval photos here (not the repo)")
     args = ap.parse_args()
+    reference_infer.JOIN_PARTS = not args.no_join_parts
     reference_infer.NOT_TILE_T = args.not_tile
     reference_infer.NOT_TILE_RULE = args.not_tile_rule
     reference_infer.OWN_ANGLE = not args.no_own_angle

@@ -68,6 +68,25 @@ STACK_ROW_SPREAD = 1.25  # and the neighbours' heights within this ratio of each
 STACK_CONFIDENCE = 0.8
 STACK_NOT_TILE = 0.3
 SPLIT_STACKED = True
+# The halves of one sideways tile joined (as `tile_part_pairs` / `Recognizer::join_tile_parts` in the Rust runtime):
+# the union of two boxes PART_ACROSS times the upright tiles' width across the up axis and PART_ALONG times their
+# height along it, overlapping across by PART_OVERLAP of the narrower, each at most PART_AREA of the union, read as a
+# tile at least PART_CONFIDENCE sure.
+PART_ACROSS = (1.2, 1.6)
+PART_ALONG = (0.7, 1.1)
+PART_OVERLAP = 0.15
+PART_AREA = 0.8
+PART_CONFIDENCE = 0.9
+# A box over part of an upright tile read as the whole tile (as `upright_parts` / `Recognizer::join_upright_parts`):
+# long side at most PART_LONG of the tiles' around it (the upper quartile of its SIZE_NEAR nearest boxes', at least
+# SIZE_MIN_NEAR of them within SIZE_REACH of its own long side), area PART_AREA_MIN to PART_AREA_MAX of theirs.
+PART_LONG = 0.9
+PART_AREA_MAX = 0.8
+PART_AREA_MIN = 0.25
+SIZE_NEAR = 6
+SIZE_MIN_NEAR = 3
+SIZE_REACH = 4.0
+JOIN_PARTS = True
 # Far shots: when the boxes found at INPUT_LONG are narrower than ZOOM_BELOW input pixels (median of their shorter
 # sides), the detector runs again with the long side scaled so that median becomes ZOOM_TARGET, at most ZOOM_MAX_LONG
 # (`Settings::zoom_*` in the Rust runtime). The detector misses a fifth of the tiles under 16 px wide at 640 and few
@@ -322,6 +341,150 @@ class Recognizer:
             out.append((i, half))
         return out
 
+    @staticmethod
+    def spans(b, axis):
+        """The intervals `b` covers along `axis` and across it."""
+        corners = Recognizer.corners(b)
+        ax, ay = math.cos(axis), math.sin(axis)
+        along = [x * ax + y * ay for x, y in corners]
+        across = [-x * ay + y * ax for x, y in corners]
+        return (min(along), max(along)), (min(across), max(across))
+
+    @staticmethod
+    def box_at(along, across, axis, w, h, phi):
+        """The box centred at (`along`, `across`) in coordinates rotated to `axis`."""
+        ux, uy = math.cos(axis), math.sin(axis)
+        return {"cx": along * ux - across * uy, "cy": along * uy + across * ux, "w": w, "h": h, "phi": phi}
+
+    @staticmethod
+    def contains(b, x, y):
+        ux, uy = math.cos(b["phi"]), math.sin(b["phi"])
+        dx, dy = x - b["cx"], y - b["cy"]
+        return abs(dx * ux + dy * uy) <= b["h"] / 2 and abs(dy * ux - dx * uy) <= b["w"] / 2
+
+    @staticmethod
+    def tile_part_pairs(boxes, up):
+        """[(i, j, union)] for the pairs of boxes that are the two halves of one sideways tile."""
+        spans = [Recognizer.spans(b, up) for b in boxes]
+        sizes = [(a[1] - a[0], c[1] - c[0]) for a, c in spans]
+        out = []
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if math.hypot(a["cx"] - b["cx"], a["cy"] - b["cy"]) > max(sizes[i]):
+                    continue
+                cx, cy = (a["cx"] + b["cx"]) / 2, (a["cy"] + b["cy"]) / 2
+                near = sorted((math.hypot(n["cx"] - cx, n["cy"] - cy), k) for k, n in enumerate(boxes)
+                              if k not in (i, j) and sizes[k][0] > sizes[k][1])[:STACK_NEIGHBOURS]
+                if len(near) < 2:
+                    continue
+                long = float(np.sort([sizes[k][0] for _, k in near])[len(near) // 2])
+                short = float(np.sort([sizes[k][1] for _, k in near])[len(near) // 2])
+                (ai, ci), (aj, cj) = spans[i], spans[j]
+                along = (min(ai[0], aj[0]), max(ai[1], aj[1]))
+                across = (min(ci[0], cj[0]), max(ci[1], cj[1]))
+                u_along, u_across = along[1] - along[0], across[1] - across[0]
+                overlap = (min(ci[1], cj[1]) - max(ci[0], cj[0])) / min(sizes[i][1], sizes[j][1])
+                parts = all(sizes[k][0] * sizes[k][1] <= PART_AREA * u_along * u_across for k in (i, j))
+                if not (PART_ACROSS[0] <= u_across / short <= PART_ACROSS[1]
+                        and PART_ALONG[0] <= u_along / long <= PART_ALONG[1]
+                        and overlap >= PART_OVERLAP and parts):
+                    continue
+                union = Recognizer.box_at((along[0] + along[1]) / 2, (across[0] + across[1]) / 2, up,
+                                          u_along, u_across, up + math.pi / 2)
+                out.append((i, j, union))
+        return out
+
+    @staticmethod
+    def sure_tile(tiles, not_tile, confidence):
+        """Whether a reading is a face (not a back) at least `confidence` sure and "not a tile" under STACK_NOT_TILE."""
+        k = int(tiles.argmax())
+        return CLASSES[k] != "back" and tiles[k] >= confidence and not_tile < STACK_NOT_TILE
+
+    def join_tile_parts(self, rgb, boxes, up):
+        cands = self.tile_part_pairs(boxes, up)
+        if not cands:
+            return boxes
+        tiles, not_tile = tile_probs(self.classify(self.crops(rgb, [u for _, _, u in cands])))
+        order = sorted((k for k in range(len(cands)) if self.sure_tile(tiles[k], not_tile[k], PART_CONFIDENCE)),
+                       key=lambda k: -tiles[k].max())
+        joined = set()
+        unions = []
+        for k in order:
+            i, j, union = cands[k]
+            if i in joined or j in joined:
+                continue
+            joined |= {i, j}
+            unions.append(dict(union, score=max(boxes[i]["score"], boxes[j]["score"])))
+        return [b for n, b in enumerate(boxes) if n not in joined] + unions
+
+    @staticmethod
+    def upright_parts(boxes, up):
+        """[(i, tile_long, (whole, whole))] for the boxes small against the tiles around them, each with the two
+        whole upright tiles, reaching from either of its ends along `up`, it could be a part of."""
+        sides = [(max(b["w"], b["h"]), min(b["w"], b["h"])) for b in boxes]
+        out = []
+        for i, b in enumerate(boxes):
+            near = sorted((d, j) for j, n in enumerate(boxes) if j != i
+                          for d in [math.hypot(n["cx"] - b["cx"], n["cy"] - b["cy"])]
+                          if d <= SIZE_REACH * sides[i][0])[:SIZE_NEAR]
+            if len(near) < SIZE_MIN_NEAR:
+                continue
+            long = float(np.sort([sides[j][0] for _, j in near])[len(near) * 3 // 4])
+            short = float(np.sort([sides[j][1] for _, j in near])[len(near) * 3 // 4])
+            l, s_ = sides[i]
+            if l > PART_LONG * long or not PART_AREA_MIN <= l * s_ / (long * short) <= PART_AREA_MAX:
+                continue
+            (a0, a1), (c0, c1) = Recognizer.spans(b, up)
+            wholes = tuple(Recognizer.box_at(a, (c0 + c1) / 2, up, short, long, up)
+                           for a in (a0 + long / 2, a1 - long / 2))
+            out.append((i, long, wholes))
+        return out
+
+    @staticmethod
+    def more_pips(part, whole):
+        """Whether `whole` is a circles or bamboo tile of `part`'s suit with more pips (codes such as "2p", "0p")."""
+        def number(code):
+            return int(code[0].replace("0", "5"))
+        return part[-1] == whole[-1] and whole[-1] in "ps" and number(whole) > number(part)
+
+    def join_upright_parts(self, rgb, boxes, up):
+        cands = self.upright_parts(boxes, up)
+        if not cands:
+            return boxes
+        crops = []
+        for i, _, wholes in cands:
+            b = boxes[i]
+            crops += [b, dict(b, w=b["h"], h=b["w"], phi=b["phi"] + math.pi / 2), *wholes]
+        tiles, not_tile = tile_probs(self.classify(self.crops(rgb, crops)))
+        joins = []
+        for n, (i, long, wholes) in enumerate(cands):
+            t = tiles[4 * n:4 * n + 4]
+            part = CLASSES[int(t[1].argmax() if t[1].max() > t[0].max() else t[0].argmax())]
+            best = None
+            for k in (2, 3):
+                code = CLASSES[int(t[k].argmax())]
+                if (self.sure_tile(t[k], not_tile[4 * n + k], PART_CONFIDENCE) and self.more_pips(part, code)
+                        and (best is None or t[k].max() > best[1])):
+                    best = (wholes[k - 2], float(t[k].max()))
+            if best:
+                joins.append((i, long, best[0], best[1]))
+        boxes = list(boxes)
+        gone = [False] * len(boxes)
+        for i, long, whole, _ in sorted(joins, key=lambda j: -j[3]):
+            if gone[i]:
+                continue
+            inside = [j for j in range(len(boxes))
+                      if j != i and not gone[j] and self.contains(whole, boxes[j]["cx"], boxes[j]["cy"])]
+            gone[i] = True
+            if any(max(boxes[j]["w"], boxes[j]["h"]) > PART_LONG * long for j in inside):
+                continue
+            for j in inside:
+                gone[j] = True
+            boxes.append(dict(whole, score=max([boxes[i]["score"]] + [boxes[j]["score"] for j in inside])))
+            gone.append(False)
+        return [b for b, g in zip(boxes, gone) if not g]
+
     def split_stacked_pairs(self, rgb, boxes, up):
         cands = self.stacked_pair_halves(boxes, up)
         if not cands:
@@ -361,6 +524,8 @@ class Recognizer:
         t1 = time.perf_counter()
         if two_way:
             up = self.up_axis([b["phi"] for b in boxes])
+            if JOIN_PARTS:
+                boxes = self.join_upright_parts(rgb, self.join_tile_parts(rgb, boxes, up), up)
             if SPLIT_STACKED:
                 boxes = self.split_stacked_pairs(rgb, boxes, up)
             hyps = []
