@@ -306,11 +306,17 @@ class Recognizer:
     @staticmethod
     def extents(b, axis):
         """The extents of `b` along `axis` and across it."""
+        (a0, a1), (c0, c1) = Recognizer.spans(b, axis)
+        return a1 - a0, c1 - c0
+
+    @staticmethod
+    def spans(b, axis):
+        """The intervals `b` covers along `axis` and across it."""
         corners = Recognizer.corners(b)
         ax, ay = math.cos(axis), math.sin(axis)
         along = [x * ax + y * ay for x, y in corners]
         across = [-x * ay + y * ax for x, y in corners]
-        return max(along) - min(along), max(across) - min(across)
+        return (min(along), max(along)), (min(across), max(across))
 
     @staticmethod
     def stacked_pair_halves(boxes, up):
@@ -340,15 +346,6 @@ class Recognizer:
                          h=max(across, along_ref), phi=up + math.pi / 2) for k in (1, -1)]
             out.append((i, half))
         return out
-
-    @staticmethod
-    def spans(b, axis):
-        """The intervals `b` covers along `axis` and across it."""
-        corners = Recognizer.corners(b)
-        ax, ay = math.cos(axis), math.sin(axis)
-        along = [x * ax + y * ay for x, y in corners]
-        across = [-x * ay + y * ax for x, y in corners]
-        return (min(along), max(along)), (min(across), max(across))
 
     @staticmethod
     def box_at(along, across, axis, w, h, phi):

@@ -731,7 +731,8 @@ impl Recognizer {
     /// Replaces each part of an upright tile (see [`upright_parts`]) by the whole tile's box,
     /// the surer of its two when it reads confidently as a tile; the other parts centred in
     /// the whole go with it. A part whose whole holds a box too long to be a part (see
-    /// [`PART_LONG`]) is a stray box over that tile and goes instead. Surest wholes first; each box once.
+    /// [`PART_LONG`]) is a stray box over that tile and goes instead. Surest wholes first;
+    /// each box once.
     fn join_upright_parts(
         &mut self,
         image: &Rgb,
