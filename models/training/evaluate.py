@@ -273,7 +273,8 @@ def runtime_reading(binary, photo):
     out = subprocess.run([binary, "recognize", photo, "--json"], capture_output=True, text=True, check=True)
     seconds = time.perf_counter() - t0
     tiles = json.loads(out.stdout)["tiles"]
-    preds = [{"tile": HONOURS.get(t["tile"], t["tile"]), "box": t["box"], "confidence": t["confidence"]} for t in tiles]
+    preds = [{"tile": HONOURS.get(t["tile"], t["tile"]), "box": t["box"], "confidence": t["confidence"],
+              "det_score": t["detector_score"]} for t in tiles]
     return preds, seconds
 
 
@@ -423,6 +424,22 @@ class OneWay:
         return getattr(self.rec, name)
 
 
+class Runtime:
+    """A Recognizer whose readings are the Rust runtime's (`runtime_reading`, each scene written as a PNG to
+    `folder`); its detector boxes and classifier, which the synthetic section also uses, are the reference's."""
+
+    def __init__(self, rec, binary, folder):
+        self.rec, self.binary, self.folder = rec, binary, folder
+
+    def __call__(self, rgb):
+        path = os.path.join(self.folder, "scene.png")
+        cv2.imwrite(path, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+        return runtime_reading(self.binary, path)[0]
+
+    def __getattr__(self, name):
+        return getattr(self.rec, name)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--eval-photos", default=None)
@@ -465,6 +482,9 @@ def main():
                     help="drop boxes whose mean 'not a tile' probability reaches this (39-output classifiers)")
     ap.add_argument("--not-tile-rule", default=reference_infer.NOT_TILE_RULE, choices=["mean", "max"],
                     help="how a box's readings' 'not a tile' probabilities combine before --not-tile")
+    ap.add_argument("--synthetic-runtime", default=None, metavar="DIR",
+                    help="read the synthetic scenes with the --runtime binary (after its layout) instead of the "
+                         "reference pipeline, each written as a PNG into DIR")
     ap.add_argument("--no-join-parts", action="store_true",
                     help="do not join the boxes over parts of one tile (the halves of a sideways tile, a box over part "
                          "of an upright one) before reading (the reference pipeline before 2026-11-26)")
@@ -486,7 +506,13 @@ def main():
     skip = set(args.skip.split(","))
     out = {}
     if "synthetic" not in skip:
-        out["synthetic"] = eval_synthetic(rec, args.synthetic_scenes, args.synthetic_set,
+        reader = rec
+        if args.synthetic_runtime:
+            if not args.runtime:
+                raise SystemExit("--synthetic-runtime needs --runtime")
+            os.makedirs(args.synthetic_runtime, exist_ok=True)
+            reader = Runtime(rec, args.runtime, args.synthetic_runtime)
+        out["synthetic"] = eval_synthetic(reader, args.synthetic_scenes, args.synthetic_set,
                                           [float(v) for v in args.cast.split(",")] if args.cast else None)
         print("synthetic", json.dumps(out["synthetic"]), flush=True)
     if "camerash" not in skip:
