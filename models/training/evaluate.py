@@ -482,9 +482,9 @@ def main():
                     help="drop boxes whose mean 'not a tile' probability reaches this (39-output classifiers)")
     ap.add_argument("--not-tile-rule", default=reference_infer.NOT_TILE_RULE, choices=["mean", "max"],
                     help="how a box's readings' 'not a tile' probabilities combine before --not-tile")
-    ap.add_argument("--synthetic-runtime", default=None, metavar="DIR",
-                    help="read the synthetic scenes with the --runtime binary (after its layout) instead of the "
-                         "reference pipeline, each written as a PNG into DIR")
+    ap.add_argument("--through-runtime", default=None, metavar="DIR",
+                    help="read the synthetic scenes and the roboflow test photos with the --runtime binary (after its "
+                         "layout) instead of the reference pipeline, each written as a PNG into DIR")
     ap.add_argument("--no-join-parts", action="store_true",
                     help="do not join the boxes over parts of one tile (the halves of a sideways tile, a box over part "
                          "of an upright one) before reading (the reference pipeline before 2026-11-26)")
@@ -505,13 +505,13 @@ def main():
         rec = OneWay(rec)
     skip = set(args.skip.split(","))
     out = {}
+    reader = rec
+    if args.through_runtime:
+        if not args.runtime:
+            raise SystemExit("--through-runtime needs --runtime")
+        os.makedirs(args.through_runtime, exist_ok=True)
+        reader = Runtime(rec, args.runtime, args.through_runtime)
     if "synthetic" not in skip:
-        reader = rec
-        if args.synthetic_runtime:
-            if not args.runtime:
-                raise SystemExit("--synthetic-runtime needs --runtime")
-            os.makedirs(args.synthetic_runtime, exist_ok=True)
-            reader = Runtime(rec, args.runtime, args.synthetic_runtime)
         out["synthetic"] = eval_synthetic(reader, args.synthetic_scenes, args.synthetic_set,
                                           [float(v) for v in args.cast.split(",")] if args.cast else None)
         print("synthetic", json.dumps(out["synthetic"]), flush=True)
@@ -520,7 +520,7 @@ def main():
         print("camerash", json.dumps({k: {kk: vv for kk, vv in v.items() if kk != "errors"} for k, v in out["camerash"].items()}), flush=True)
         print("  camerash test errors (true, pred):", out["camerash"]["test"]["errors"], flush=True)
     if "roboflow" not in skip:
-        out["roboflow_test"] = eval_roboflow_test(rec)
+        out["roboflow_test"] = eval_roboflow_test(reader)
         print("roboflow test", json.dumps(out["roboflow_test"]), flush=True)
     if "photos" not in skip and args.eval_photos:
         out["photos"] = eval_photos(rec, args.eval_photos, args.peer_python, args.dump_dir, args.runtime)
