@@ -357,6 +357,52 @@ fn a_faint_tile_that_completes_the_hand_is_added() {
     assert_eq!(hand(&gaps), hand(&default));
 }
 
+/// A tile the detector scores under its threshold is kept wherever it lies when the classifier
+/// reads it surely (`Settings::faint_sure`): no hand asks for a dora indicator, so before the
+/// rule a faint indicator was lost (seven of the eight held-out fixtures it put right had).
+/// With the threshold raised just over fixture 01's dora indicator (and so over eleven more of
+/// its tiles), the indicator is read as before; with the rule off it is gone.
+#[test]
+fn a_faint_box_read_surely_is_kept_as_a_tile() {
+    let (mut recognizer, fixture, rgb) = fixture_01();
+    let default = recognizer.read_photo(&rgb).expect("read");
+    assert!(compare(&fixture, &default).exact());
+    let indicators = |r: &riichi_lens::vision::PhotoReading| {
+        r.hand
+            .as_ref()
+            .map(|h| h.dora_indicators.clone())
+            .unwrap_or_default()
+    };
+    let [indicator] = default.layout.dora[..] else {
+        panic!(
+            "fixture 01 has one dora indicator: {:?}",
+            default.layout.dora
+        );
+    };
+    let indicator = &default.tiles[indicator];
+    assert!(indicator.confidence >= recognizer.settings.faint_sure);
+    recognizer.settings.score_threshold = indicator.detector_score + 0.001;
+
+    let with = recognizer
+        .read_photo(&rgb)
+        .expect("read with sure faint boxes");
+    assert_eq!(indicators(&with), indicators(&default));
+    let kept = with
+        .tiles
+        .iter()
+        .filter(|t| t.detector_score < recognizer.settings.score_threshold)
+        .count();
+    assert!(kept >= 1, "no faint box kept");
+
+    recognizer.settings.faint_sure = 2.0;
+    let without = recognizer.read_photo(&rgb).expect("read without");
+    assert!(
+        indicators(&without).is_empty(),
+        "{:?}",
+        indicators(&without)
+    );
+}
+
 /// No faint box, and no reading of the row's gaps, joins a hand whose missing tile is not in
 /// the photo: with each fixture's winning tile painted over, every tile read is a sure box (a
 /// tile read in a gap has a detector score of 0). No hand reads as complete unless
