@@ -488,8 +488,12 @@ def main():
     ap.add_argument("--no-join-parts", action="store_true",
                     help="do not join the boxes over parts of one tile (the halves of a sideways tile, a box over part "
                          "of an upright one) before reading (the reference pipeline before 2026-11-26)")
+    ap.add_argument("--faint-sure", type=float, default=reference_infer.FAINT_SURE,
+                    help="keep a faint box where no tile was read when it reads as a face this sure; over 1: never "
+                         "(the reference pipeline before 2026-11-26)")
     ap.add_argument("--dump-dir", default=None, help="write crop contact sheets of the eval photos here (not the repo)")
     args = ap.parse_args()
+    reference_infer.FAINT_SURE = args.faint_sure
     reference_infer.JOIN_PARTS = not args.no_join_parts
     reference_infer.NOT_TILE_T = args.not_tile
     reference_infer.NOT_TILE_RULE = args.not_tile_rule

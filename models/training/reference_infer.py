@@ -87,6 +87,15 @@ SIZE_NEAR = 6
 SIZE_MIN_NEAR = 3
 SIZE_REACH = 4.0
 JOIN_PARTS = True
+# Faint boxes read surely (as `Recognizer::keep_sure_faint` in the Rust runtime): the best FAINT_TRIED detector peaks
+# from FAINT_T up to the score threshold that lie where no tile was read are read, and kept as tiles when they read as
+# a face other than a back or a white dragon at least FAINT_SURE sure, "not a tile" under FAINT_NOT_TILE the way they
+# are read, their long side FAINT_SIZE times the read tiles' median. FAINT_SURE over 1 turns it off.
+FAINT_T = 0.08
+FAINT_TRIED = 12
+FAINT_SURE = 0.95
+FAINT_NOT_TILE = 0.05
+FAINT_SIZE = (0.6, 1.6)
 # Far shots: when the boxes found at INPUT_LONG are narrower than ZOOM_BELOW input pixels (median of their shorter
 # sides), the detector runs again with the long side scaled so that median becomes ZOOM_TARGET, at most ZOOM_MAX_LONG
 # (`Settings::zoom_*` in the Rust runtime). The detector misses a fifth of the tiles under 16 px wide at 640 and few
@@ -202,12 +211,15 @@ class Recognizer:
         return np.ascontiguousarray(x), s
 
     def detect(self, rgb):
-        """Boxes at INPUT_LONG, or at a larger input when they are narrow (see ZOOM_BELOW)."""
+        """Boxes at INPUT_LONG, or at a larger input when they are narrow (see ZOOM_BELOW), from the score threshold;
+        the fainter ones from FAINT_T are kept in `self.faint`."""
         boxes = self.detect_at(rgb, INPUT_LONG)
-        long_side = self.zoomed_long_side(rgb, boxes)
-        if not long_side:
-            return boxes
-        return self.detect_at(rgb, long_side, boxes if ZOOM_MARGIN else None)
+        sure = [b for b in boxes if b["score"] >= self.score_t]
+        long_side = self.zoomed_long_side(rgb, sure)
+        if long_side:
+            boxes = self.detect_at(rgb, long_side, sure if ZOOM_MARGIN else None)
+        self.faint = [b for b in boxes if b["score"] < self.score_t]
+        return [b for b in boxes if b["score"] >= self.score_t]
 
     @staticmethod
     def zoom_window(x, s, boxes):
@@ -240,7 +252,8 @@ class Recognizer:
             X0, Y0, X1, Y1 = self.zoom_window(x, s, around)
             x = np.ascontiguousarray(x[:, :, Y0:Y1, X0:X1])
         scores, geom = self.det.run(None, {"image": x})
-        ys, xs = np.nonzero(scores[0, 0] >= self.score_t)
+        floor = min(self.score_t, FAINT_T) if FAINT_SURE <= 1 else self.score_t
+        ys, xs = np.nonzero(scores[0, 0] >= floor)
         sc = scores[0, 0, ys, xs]
         g = geom[0][:, ys, xs].T  # n x 6
         order = np.argsort(-sc)
@@ -505,26 +518,53 @@ class Recognizer:
         self.face = np.median(np.array(colours), 0) if len(colours) >= LIGHT_MIN else None
         self.gains = light_gains(self.face) if self.face is not None else None
         if self.gains is not None:
-            res, _ = self._read(np.clip(rgb.astype(np.float32) * self.gains, 0, 255).astype(np.uint8), two_way)
+            rgb = np.clip(rgb.astype(np.float32) * self.gains, 0, 255).astype(np.uint8)
+            res, _ = self._read(rgb, two_way)
+        if two_way:
+            res = res + self.sure_faint(rgb, res)
+        for r in res:
+            del r["rbox"]
         return res
 
-    def _read(self, rgb, two_way):
+    def sure_faint(self, rgb, res):
+        """The faint boxes of the last detection (FAINT_T) that read surely as faces where none of `res` lies."""
+        kept = [r["rbox"] for r in res]
+        faint = [b for b in self.faint
+                 if not any(self.contains(k, b["cx"], b["cy"]) or self.contains(b, k["cx"], k["cy"]) for k in kept)]
+        faint = faint[:FAINT_TRIED]
+        if FAINT_SURE > 1 or not faint:
+            return []
+        median = float(np.median([max(k["w"], k["h"]) for k in kept])) if kept else None
+        timing = self.timing
+        more, _ = self._read(rgb, True, boxes=faint, up=self.up)
+        self.timing = timing
+        return [r for r in more
+                if r["tile"] not in ("back", "P") and r["confidence"] >= FAINT_SURE
+                and r["not_tile_read"] < FAINT_NOT_TILE
+                and (median is None or FAINT_SIZE[0] <= max(r["rbox"]["w"], r["rbox"]["h"]) / median <= FAINT_SIZE[1])]
+
+    def _read(self, rgb, two_way, boxes=None, up=None):
         """Detect and classify. With `two_way` (what the Rust runtime does), every tile is classified
         twice, its up axis along the hand's up axis and across it; the log-ratio of the two top
         probabilities plus ANGLE_WEIGHT times the detector's angle offset is the evidence that it lies
         sideways, and the matching reading is kept. A box more than SNAP_TOLERANCE off both axes is also read
         along its own angle and a quarter turn from it (OWN_ANGLE), and each orientation keeps the more confident of
-        its two readings. Without `two_way`, one reading along the detector's angle."""
+        its two readings. Without `two_way`, one reading along the detector's angle. `boxes` (with the hand's `up`
+        axis): read these instead of detecting."""
         import time
         t0 = time.perf_counter()
-        boxes = self.detect(rgb)
+        given = boxes is not None
+        if not given:
+            boxes = self.detect(rgb)
         t1 = time.perf_counter()
         if two_way:
-            up = self.up_axis([b["phi"] for b in boxes])
-            if JOIN_PARTS:
-                boxes = self.join_upright_parts(rgb, self.join_tile_parts(rgb, boxes, up), up)
-            if SPLIT_STACKED:
-                boxes = self.split_stacked_pairs(rgb, boxes, up)
+            if not given:
+                up = self.up_axis([b["phi"] for b in boxes])
+                self.up = up
+                if JOIN_PARTS:
+                    boxes = self.join_upright_parts(rgb, self.join_tile_parts(rgb, boxes, up), up)
+                if SPLIT_STACKED:
+                    boxes = self.split_stacked_pairs(rgb, boxes, up)
             hyps = []
             own = {}
             for i, b in enumerate(boxes):
@@ -567,11 +607,11 @@ class Recognizer:
             rejected = not_tile_score(not_tile[2 * i:2 * i + 2]) if two_way else not_tile[i]
             if two_way:
                 pu, ps = probs[2 * i], probs[2 * i + 1]
+                nu, ns = not_tile[2 * i], not_tile[2 * i + 1]
                 if i in own:
                     # read along its own angle too: each orientation keeps its more confident reading, and the box
                     # is judged by the readings it keeps
                     ou, os_ = probs[own[i]], probs[own[i] + 1]
-                    nu, ns = not_tile[2 * i], not_tile[2 * i + 1]
                     if ou.max() > pu.max():
                         pu, nu = ou, not_tile[own[i]]
                     if os_.max() > ps.max():
@@ -584,9 +624,11 @@ class Recognizer:
                 evidence = math.log(max(float(ps.max()), 1e-6) / max(float(pu.max()), 1e-6)) + ANGLE_WEIGHT * angle
                 sideways = evidence > 0
                 p = ps if sideways else pu
+                not_tile_read = ns if sideways else nu
             else:
                 p = probs[i]
                 sideways = abs(ux) > abs(uy)
+                not_tile_read = not_tile[i]
             k = int(np.argmax(p))
             quad = self.corners(b)
             xs_, ys_ = [q[0] for q in quad], [q[1] for q in quad]
@@ -600,9 +642,11 @@ class Recognizer:
                 "sideways": bool(sideways),
                 "det_score": round(b["score"], 4),
                 "not_tile": round(float(rejected), 4),
+                "not_tile_read": round(float(not_tile_read), 4),
                 "angle_deg": round(math.degrees(b["phi"]), 1),
                 "quad": [[round(a, 1), round(c, 1)] for a, c in quad],
                 "probs_top3": {CLASSES[int(j)]: round(float(p[j]), 4) for j in top},
+                "rbox": b,
             })
         return drop_dark_faces(res, face_values), colours
 
