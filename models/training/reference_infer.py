@@ -332,6 +332,14 @@ class Recognizer:
         return (min(along), max(along)), (min(across), max(across))
 
     @staticmethod
+    def nearest_upright(boxes, sizes, at, skip):
+        """[(distance, index)] of the STACK_NEIGHBOURS upright boxes (longer along the up axis than across it, by
+        `sizes` from `extents`) nearest to the point `at`, leaving out the indices `skip`, nearest first (as
+        `nearest_upright` in the Rust runtime)."""
+        return sorted((math.hypot(n["cx"] - at[0], n["cy"] - at[1]), k) for k, n in enumerate(boxes)
+                      if k not in skip and sizes[k][0] > sizes[k][1])[:STACK_NEIGHBOURS]
+
+    @staticmethod
     def stacked_pair_halves(boxes, up):
         """[(index, (half, half))] for the boxes the size of two sideways tiles stacked along `up`, measured against
         their nearest upright neighbours in the same row."""
@@ -339,8 +347,7 @@ class Recognizer:
         ux, uy = math.cos(up), math.sin(up)
         out = []
         for i, b in enumerate(boxes):
-            near = sorted((math.hypot(n["cx"] - b["cx"], n["cy"] - b["cy"]), j) for j, n in enumerate(boxes)
-                          if j != i and sizes[j][0] > sizes[j][1])[:STACK_NEIGHBOURS]
+            near = Recognizer.nearest_upright(boxes, sizes, (b["cx"], b["cy"]), (i,))
             if len(near) < 2:
                 continue
             alongs = [sizes[j][0] for _, j in near]
@@ -384,8 +391,7 @@ class Recognizer:
                 if math.hypot(a["cx"] - b["cx"], a["cy"] - b["cy"]) > max(sizes[i]):
                     continue
                 cx, cy = (a["cx"] + b["cx"]) / 2, (a["cy"] + b["cy"]) / 2
-                near = sorted((math.hypot(n["cx"] - cx, n["cy"] - cy), k) for k, n in enumerate(boxes)
-                              if k not in (i, j) and sizes[k][0] > sizes[k][1])[:STACK_NEIGHBOURS]
+                near = Recognizer.nearest_upright(boxes, sizes, (cx, cy), (i, j))
                 if len(near) < 2:
                     continue
                 long = float(np.sort([sizes[k][0] for _, k in near])[len(near) // 2])
