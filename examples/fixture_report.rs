@@ -69,6 +69,9 @@ fn main() -> anyhow::Result<()> {
     let broken = count(&|o| o.top1_hand_right() && !o.hand_wrong.is_empty());
     let corrected_any = count(&|o| o.corrected > 0);
     let tiles: usize = outcomes.iter().map(|o| o.truth_tiles).sum();
+    let tiles_right: usize = outcomes.iter().map(|o| o.tiles_right).sum();
+    let hand_tiles: usize = outcomes.iter().map(|o| o.hand_tiles).sum();
+    let hand_right: usize = outcomes.iter().map(|o| o.hand_tiles_right).sum();
     let missed: usize = outcomes.iter().map(|o| o.missed.len()).sum();
     let wall_missed: usize = outcomes.iter().map(|o| o.wall_missed.len()).sum();
     let extra_backs: usize = outcomes.iter().map(|o| o.extra_backs.len()).sum();
@@ -86,6 +89,15 @@ fn main() -> anyhow::Result<()> {
     );
     println!(
         "tiles: {tiles} labelled, {missed} hand or dora tiles missed, {wall_missed} dead-wall backs missed, {extra} extra face-up detections, {extra_backs} extra face-down detections, {misread} top-1 misreads, {sideways} sideways flags wrong"
+    );
+    // Before the hand-aware decoding, so comparable with evaluate.py's synthetic per-tile figure.
+    println!(
+        "per tile: {tiles_right} of {tiles} found and read right at top-1 ({:.2} %)",
+        100.0 * tiles_right as f64 / tiles.max(1) as f64
+    );
+    println!(
+        "per hand or dora tile: {hand_right} of {hand_tiles} found and read right at top-1 ({:.2} %)",
+        100.0 * hand_right as f64 / hand_tiles.max(1) as f64
     );
     Ok(())
 }

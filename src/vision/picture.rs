@@ -802,6 +802,18 @@ pub fn tinted(face: [f32; 3], tint_floor: f32) -> bool {
     dimmest < tint_floor * brightest
 }
 
+/// How far the tint of colour `a` is from `b`'s: each scaled to its brightest channel, the
+/// largest difference of a channel (0 for the same tint at any brightness).
+pub fn tint_difference(a: [f32; 3], b: [f32; 3]) -> f32 {
+    let scaled = |c: [f32; 3]| {
+        let c = c.map(|v| v.max(1.0));
+        let brightest = c[0].max(c[1]).max(c[2]);
+        c.map(|v| v / brightest)
+    };
+    let (a, b) = (scaled(a), scaled(b));
+    (0..3).map(|c| (a[c] - b[c]).abs()).fold(0.0, f32::max)
+}
+
 /// The `q` quantile of `values` (reordered), interpolated between neighbours as numpy's
 /// default does; 0 for none.
 pub fn percentile(values: &mut [f32], q: f32) -> f32 {
@@ -902,6 +914,19 @@ mod tests {
         assert_eq!(gains[0], 1.0);
         assert!((150.0 * gains[2] - 200.0).abs() < 0.01, "{gains:?}");
         assert_eq!(gains[1], 1.0);
+    }
+
+    #[test]
+    fn tint_difference_ignores_brightness_and_sees_a_pale_back() {
+        let ivory = [240.0, 232.0, 212.0];
+        assert!(tint_difference(ivory, ivory.map(|v| 0.6 * v)) < 1e-6);
+        // A pale blue back beside ivory faces: blue at 1.0 of the brightest against 0.883.
+        let pale_blue = [220.0, 237.0, 243.0];
+        let d = tint_difference(pale_blue, ivory);
+        assert!((d - 0.117).abs() < 0.001, "{d}");
+        assert_eq!(d, tint_difference(ivory, pale_blue));
+        // A black channel counts as 1, not as a division by zero.
+        assert!(tint_difference([0.0, 0.0, 0.0], ivory).is_finite());
     }
 
     #[test]

@@ -163,6 +163,13 @@ pub fn score(request: &Value) -> Value {
 pub struct Outcome {
     pub name: String,
     pub truth_tiles: usize,
+    /// Ground-truth tiles (dead-wall backs included) found once with their true face and, in
+    /// the hand or the dora indicators, their true orientation: the per-tile measure of the
+    /// synthetic test sets, taken on winning hands.
+    pub tiles_right: usize,
+    /// The same for the tiles of the hand and the dora indicators alone (what is scored).
+    pub hand_tiles: usize,
+    pub hand_tiles_right: usize,
     pub detected: usize,
     /// Tiles of the hand or dora indicators no detection lies on (`index:code`).
     pub missed: Vec<String>,
@@ -328,6 +335,7 @@ pub fn compare(fixture: &Fixture, reading: &PhotoReading) -> Outcome {
     for (g, m) in matched.iter().enumerate() {
         let code = gt[g]["tile"].as_str().unwrap_or("?");
         let in_hand = gt[g]["role"].as_str() != Some("wall");
+        out.hand_tiles += usize::from(in_hand);
         let mut wrong = Vec::new();
         match m {
             None if !in_hand => out.wall_missed.push(format!("{g}:{code}")),
@@ -344,9 +352,15 @@ pub fn compare(fixture: &Fixture, reading: &PhotoReading) -> Outcome {
                     wrong.push(format!("{g}:{code}->{read}"));
                 }
                 // A face-down dead-wall tile has no orientation that matters.
-                if in_hand && d.sideways != gt[g]["sideways"].as_bool().unwrap_or(false) {
+                let turned_wrong =
+                    in_hand && d.sideways != gt[g]["sideways"].as_bool().unwrap_or(false);
+                if turned_wrong {
                     out.sideways_wrong.push(format!("{g}:{code}"));
                     wrong.push(format!("{g}:{code} sideways {}", d.sideways));
+                }
+                if read == code && !turned_wrong {
+                    out.tiles_right += 1;
+                    out.hand_tiles_right += usize::from(in_hand);
                 }
             }
         }
