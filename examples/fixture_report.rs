@@ -72,6 +72,7 @@ fn main() -> anyhow::Result<()> {
     let tiles_right: usize = outcomes.iter().map(|o| o.tiles_right).sum();
     let hand_tiles: usize = outcomes.iter().map(|o| o.hand_tiles).sum();
     let hand_right: usize = outcomes.iter().map(|o| o.hand_tiles_right).sum();
+    let decoded_right: usize = outcomes.iter().map(|o| o.hand_tiles_decoded_right).sum();
     let missed: usize = outcomes.iter().map(|o| o.missed.len()).sum();
     let wall_missed: usize = outcomes.iter().map(|o| o.wall_missed.len()).sum();
     let extra_backs: usize = outcomes.iter().map(|o| o.extra_backs.len()).sum();
@@ -98,6 +99,10 @@ fn main() -> anyhow::Result<()> {
     println!(
         "per hand or dora tile: {hand_right} of {hand_tiles} found and read right at top-1 ({:.2} %)",
         100.0 * hand_right as f64 / hand_tiles.max(1) as f64
+    );
+    println!(
+        "per hand or dora tile as the decoded hand reports it: {decoded_right} of {hand_tiles} ({:.2} %)",
+        100.0 * decoded_right as f64 / hand_tiles.max(1) as f64
     );
     Ok(())
 }

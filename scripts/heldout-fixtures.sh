@@ -13,8 +13,8 @@
 #   DIR=target/heldout-alt MAKE_ARGS="--alt-art 1.0" scripts/heldout-fixtures.sh   # sets in other art
 #
 # Per tile (found once, top-1 face and orientation right), with the face-down dead-wall tiles and without them
-# (the hand and the dora indicators), the seeds, the committed fixtures and the regressions are summed apart; per
-# set in $LIST.tiles.
+# (the hand and the dora indicators), and the latter with the concealed tiles' faces as the decoded hand reports
+# them, the seeds, the committed fixtures and the regressions are summed apart; per set in $LIST.tiles.
 #
 # Needs .venv-train (models/training/requirements.txt) to render the scenes, which are kept in
 # target/heldout/seedN/ (about 1.5 MB each) and rendered only when missing; .venv's ONNX Runtime (scripts/setup.sh);
@@ -50,7 +50,8 @@ outcomes() {
   local report
   report=$("$REPORT" "$2" 2>/dev/null)
   awk -v set="$1" '$2 ~ /^[0-9]+\/[0-9]+$/ { print set, $1, $3 }' <<< "$report"
-  awk -v set="$1" '/^per tile:/ { r = $3; n = $5 } /^per hand or dora tile:/ { print set, r, n, $6, $8 }' \
+  awk -v set="$1" '/^per tile:/ { r = $3; n = $5 } /^per hand or dora tile:/ { hr = $6; hn = $8 }
+                    /^per hand or dora tile as the decoded/ { print set, r, n, hr, hn, $12 }' \
     <<< "$report" >> "$TILES"
 }
 
@@ -73,7 +74,7 @@ awk '{ n[$1]++; if ($3 == "yes") y[$1]++ }
      END { for (k in n) printf "%-12s %3d of %d\n", k, y[k], n[k] }' "$LIST" | sort -n
 echo "total exact: $(grep -c ' yes$' "$LIST") of $(wc -l < "$LIST") ($LIST)"
 awk '{ if ($1 == "committed" || $1 == "regressions") k = $1; else k = "seeds"
-       r[k] += $2; n[k] += $3; hr[k] += $4; hn[k] += $5 }
-     END { for (k in n) printf "per tile read right at top-1, %-11s all %5d of %5d (%.2f %%), hand and dora %5d of %5d (%.2f %%)\n",
-                               k, r[k], n[k], 100 * r[k] / n[k], hr[k], hn[k], 100 * hr[k] / hn[k] }' \
+       r[k] += $2; n[k] += $3; hr[k] += $4; hn[k] += $5; dr[k] += $6 }
+     END { for (k in n) printf "per tile read right at top-1, %-11s all %5d of %5d (%.2f %%), hand and dora %5d of %5d (%.2f %%); decoded %5d (%.2f %%)\n",
+                               k, r[k], n[k], 100 * r[k] / n[k], hr[k], hn[k], 100 * hr[k] / hn[k], dr[k], 100 * dr[k] / hn[k] }' \
   "$TILES" | sort

@@ -170,6 +170,9 @@ pub struct Outcome {
     /// The same for the tiles of the hand and the dora indicators alone (what is scored).
     pub hand_tiles: usize,
     pub hand_tiles_right: usize,
+    /// The same with each concealed tile's face as the decoded hand reports it (the
+    /// hand-aware decoding may change a reading).
+    pub hand_tiles_decoded_right: usize,
     pub detected: usize,
     /// Tiles of the hand or dora indicators no detection lies on (`index:code`).
     pub missed: Vec<String>,
@@ -330,6 +333,14 @@ pub fn compare(fixture: &Fixture, reading: &PhotoReading) -> Outcome {
         ..Outcome::default()
     };
     let (matched, extra) = match_tiles(&reading.tiles, gt);
+    // The face the decoded hand gives each concealed tile, the winning tile last.
+    let mut decoded: Vec<Option<Tile>> = vec![None; reading.tiles.len()];
+    if let Some(hand) = &reading.hand {
+        let ids = reading.layout.concealed.iter().chain(&reading.layout.win);
+        for (&i, &t) in ids.zip(&hand.concealed) {
+            decoded[i] = Some(t);
+        }
+    }
     // detection index -> ground-truth index
     let mut truth_of = vec![None; reading.tiles.len()];
     for (g, m) in matched.iter().enumerate() {
@@ -361,6 +372,10 @@ pub fn compare(fixture: &Fixture, reading: &PhotoReading) -> Outcome {
                 if read == code && !turned_wrong {
                     out.tiles_right += 1;
                     out.hand_tiles_right += usize::from(in_hand);
+                }
+                let reported = decoded[*i].map_or(read, |t| t.to_string());
+                if in_hand && reported == code && !turned_wrong {
+                    out.hand_tiles_decoded_right += 1;
                 }
             }
         }
