@@ -580,6 +580,19 @@ fn a_box_over_part_of_a_tile_is_read_as_the_whole_tile() {
     assert_regressions_read_exactly(&["seed14-11-", "seed18-18-", "seed28-19-"]);
 }
 
+/// A box beside its tile: the detector drew a 4s's box a fifth to a third of a tile off
+/// across the row, over one column of its sticks, which read as a 2s, and the hand-aware
+/// decoding read the hand into another complete one (seed 43's 17: 33240556664s, 7 han for 9;
+/// 83's 03, two such 4s: 32242s, 9 han for 7). Before an upright tile of few pips was read
+/// again with its box shifted across the row (`Recognizer::shift_boxes_beside`), both were
+/// scored wrong; now both are read exactly. Seed 21's 10, whose called 4p's half reads as an
+/// upright 2p and as a 4p shifted, stays exact: a box shorter than its neighbours' tiles is
+/// not moved.
+#[test]
+fn a_box_beside_its_tile_is_moved_onto_it() {
+    assert_regressions_read_exactly(&["seed43-17-", "seed83-03-", "seed21-10-"]);
+}
+
 /// A white dragon shown alone as the dora indicator: the detector scores it 0.07-0.18 (a blank
 /// ivory rectangle with no tile beside it; among other indicators one scores 0.5-0.8), so the
 /// hand was read without it. Before a complete hand read without a dora indicator had its faint
