@@ -491,10 +491,14 @@ def main():
     ap.add_argument("--faint-sure", type=float, default=reference_infer.FAINT_SURE,
                     help="keep a faint box where no tile was read when it reads as a face this sure; over 1: never "
                          "(the reference pipeline before 2026-11-26)")
+    ap.add_argument("--no-shift-beside", action="store_true",
+                    help="do not move a box lying beside its tile onto it (the reference pipeline before 2026-11-26, "
+                         "fourth session)")
     ap.add_argument("--dump-dir", default=None, help="write crop contact sheets of the eval photos here (not the repo)")
     args = ap.parse_args()
     reference_infer.FAINT_SURE = args.faint_sure
     reference_infer.JOIN_PARTS = not args.no_join_parts
+    reference_infer.SHIFT_BESIDE = not args.no_shift_beside
     reference_infer.NOT_TILE_T = args.not_tile
     reference_infer.NOT_TILE_RULE = args.not_tile_rule
     reference_infer.OWN_ANGLE = not args.no_own_angle

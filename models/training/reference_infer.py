@@ -87,6 +87,14 @@ SIZE_NEAR = 6
 SIZE_MIN_NEAR = 3
 SIZE_REACH = 4.0
 JOIN_PARTS = True
+# A box beside its tile moved onto it (as `Recognizer::shift_boxes_beside` in the Rust runtime): an upright circles or
+# bamboo tile of at most four pips whose box is as long as its neighbours' tiles (more than PART_LONG of them) is read
+# again shifted across the hand's up axis by each of BESIDE_SHIFTS of its width, and the surest reading that is a tile
+# of its suit with more pips, PART_CONFIDENCE sure, surer than its own and "not a tile" under BESIDE_NOT_TILE, takes
+# its place. SHIFT_BESIDE False turns it off.
+BESIDE_SHIFTS = (-0.3, -0.2, 0.2, 0.3)
+BESIDE_NOT_TILE = 0.1
+SHIFT_BESIDE = True
 # Faint boxes read surely (as `Recognizer::keep_sure_faint` in the Rust runtime): the best FAINT_TRIED detector peaks
 # from FAINT_T up to the score threshold that lie where no tile was read are read, and kept as tiles when they read as
 # a face other than a back or a white dragon at least FAINT_SURE sure, "not a tile" under FAINT_NOT_TILE the way they
@@ -435,19 +443,70 @@ class Recognizer:
         return [b for n, b in enumerate(boxes) if n not in joined] + unions
 
     @staticmethod
+    def tile_size(boxes, sides, i):
+        """(long, short): the upper quartile of the sides of box i's SIZE_NEAR nearest boxes within SIZE_REACH of its own
+        long side (`sides` every box's (long, short)), or None with fewer than SIZE_MIN_NEAR of them (as `tile_size` in
+        the Rust runtime)."""
+        b = boxes[i]
+        near = sorted((d, j) for j, n in enumerate(boxes) if j != i
+                      for d in [math.hypot(n["cx"] - b["cx"], n["cy"] - b["cy"])]
+                      if d <= SIZE_REACH * sides[i][0])[:SIZE_NEAR]
+        if len(near) < SIZE_MIN_NEAR:
+            return None
+        return (float(np.sort([sides[j][0] for _, j in near])[len(near) * 3 // 4]),
+                float(np.sort([sides[j][1] for _, j in near])[len(near) * 3 // 4]))
+
+    def shift_beside(self, rgb, res, face_values, colours, up):
+        """Moves the boxes of `res` that lie beside their tile onto it (SHIFT_BESIDE), in place."""
+        boxes = [r["rbox"] for r in res]
+        sides = [(max(b["w"], b["h"]), min(b["w"], b["h"])) for b in boxes]
+        cands = []
+        for i, r in enumerate(res):
+            code = r["tile"]
+            if r["sideways"] or code[-1] not in "ps" or int(code[0].replace("0", "5")) > 4:
+                continue
+            size = self.tile_size(boxes, sides, i)
+            if size is None or sides[i][0] <= PART_LONG * size[0]:
+                continue
+            b = boxes[i]
+            upright = b if axis_difference(b["phi"], up) <= SNAP_TOLERANCE else self.snapped(b, up)
+            cands.append((i, upright))
+        if not cands:
+            return
+        vx, vy = -math.sin(up), math.cos(up)
+        shifted = [dict(b, cx=b["cx"] + f * b["w"] * vx, cy=b["cy"] + f * b["w"] * vy)
+                   for _, b in cands for f in BESIDE_SHIFTS]
+        tiles, not_tile = tile_probs(self.classify(self.crops(rgb, shifted)))
+        n = len(BESIDE_SHIFTS)
+        moves = []
+        for c, (i, _) in enumerate(cands):
+            best = None
+            for k in range(c * n, c * n + n):
+                code, p = CLASSES[int(tiles[k].argmax())], float(tiles[k].max())
+                if (code != "back" and p >= PART_CONFIDENCE and p > res[i]["confidence"]
+                        and not_tile[k] < BESIDE_NOT_TILE and self.more_pips(res[i]["tile"], code)
+                        and (best is None or p > best[1])):
+                    best = (shifted[k], p)
+            if best:
+                moves.append((i, dict(best[0], score=boxes[i]["score"])))
+        timing = self.timing
+        for i, b in moves:
+            again, col = self._read(rgb, True, boxes=[b], up=up)
+            if again:  # the veto may drop the moved box; the tile then keeps its own
+                res[i], colours[i], face_values[i] = again[0], col[0], face_value(self.crops(rgb, [b])[0])
+        self.timing = timing
+
+    @staticmethod
     def upright_parts(boxes, up):
         """[(i, tile_long, (whole, whole))] for the boxes small against the tiles around them, each with the two
         whole upright tiles, reaching from either of its ends along `up`, it could be a part of."""
         sides = [(max(b["w"], b["h"]), min(b["w"], b["h"])) for b in boxes]
         out = []
         for i, b in enumerate(boxes):
-            near = sorted((d, j) for j, n in enumerate(boxes) if j != i
-                          for d in [math.hypot(n["cx"] - b["cx"], n["cy"] - b["cy"])]
-                          if d <= SIZE_REACH * sides[i][0])[:SIZE_NEAR]
-            if len(near) < SIZE_MIN_NEAR:
+            size = Recognizer.tile_size(boxes, sides, i)
+            if size is None:
                 continue
-            long = float(np.sort([sides[j][0] for _, j in near])[len(near) * 3 // 4])
-            short = float(np.sort([sides[j][1] for _, j in near])[len(near) * 3 // 4])
+            long, short = size
             l, s_ = sides[i]
             if l > PART_LONG * long or not PART_AREA_MIN <= l * s_ / (long * short) <= PART_AREA_MAX:
                 continue
@@ -654,6 +713,8 @@ class Recognizer:
                 "probs_top3": {CLASSES[int(j)]: round(float(p[j]), 4) for j in top},
                 "rbox": b,
             })
+        if two_way and not given and SHIFT_BESIDE:
+            self.shift_beside(rgb, res, face_values, colours, up)
         return drop_dark_faces(res, face_values), colours
 
 

@@ -236,14 +236,14 @@ const PART_CONFIDENCE: f32 = 0.9;
 /// sideways tile has a whole tile's sides, so it is left alone. The part is replaced by the
 /// whole tile reaching from one of its ends when that reads as a tile [`PART_CONFIDENCE`] sure.
 const PART_LONG: f32 = 0.9;
+const PART_AREA_MAX: f32 = 0.8;
+const PART_AREA_MIN: f32 = 0.25;
 /// The shifts across the hand's up axis, in box widths, at which
 /// [`Recognizer::shift_boxes_beside`] reads a tile's box again.
 const BESIDE_SHIFTS: [f32; 4] = [-0.3, -0.2, 0.2, 0.3];
 /// Under how sure "not a tile" a box moved by [`Recognizer::shift_boxes_beside`] must read: the
 /// 4s and 4p found beside their boxes in held-out seeds 8-97 read 0.006-0.098.
 const BESIDE_NOT_TILE: f32 = 0.1;
-const PART_AREA_MAX: f32 = 0.8;
-const PART_AREA_MIN: f32 = 0.25;
 /// The boxes a box's tile size is measured on (see [`tile_size`]): its nearest ones, at least
 /// `SIZE_MIN_NEAR` of them within `SIZE_REACH` of its own long side.
 const SIZE_NEAR: usize = 6;
@@ -583,12 +583,7 @@ impl Recognizer {
         }
         let apart: Vec<(RotatedBox, f32)> = faint
             .iter()
-            .filter(|&&(b, score)| {
-                self.settings.faint_enough(score)
-                    && !read.tiles.iter().any(|t| {
-                        t.rotated.contains(b.cx, b.cy) || b.contains(t.rotated.cx, t.rotated.cy)
-                    })
-            })
+            .filter(|&&(b, score)| self.settings.faint_enough(score) && apart(&b, &read.tiles))
             .take(FAINT_TRIED)
             .copied()
             .collect();
@@ -951,7 +946,6 @@ impl Recognizer {
                 };
                 (i, upright)
             })
-            .filter(|(_, b)| layout::axis_difference(b.phi, up) <= SNAP_TOLERANCE)
             .collect();
         if candidates.is_empty() {
             return Ok(read);
@@ -1728,13 +1722,7 @@ impl Recognizer {
         let median = layout::median(reading.tiles.iter().map(|t| long(&t.rotated)).collect());
         let apart: Vec<(RotatedBox, f32)> = faint
             .iter()
-            .filter(|&&(b, score)| {
-                let b = b.scaled(scale);
-                score >= floor
-                    && !reading.tiles.iter().any(|t| {
-                        t.rotated.contains(b.cx, b.cy) || b.contains(t.rotated.cx, t.rotated.cy)
-                    })
-            })
+            .filter(|&&(b, score)| score >= floor && apart(&b.scaled(scale), &reading.tiles))
             .take(FAINT_TRIED)
             .copied()
             .collect();
@@ -2146,6 +2134,14 @@ fn row_gap_places(reading: &PhotoReading) -> Vec<GapPlace> {
         }
     }
     out
+}
+
+/// Whether box `b` lies where none of `tiles` does: neither holds the other's centre.
+fn apart(b: &RotatedBox, tiles: &[Detection]) -> bool {
+    !tiles.iter().any(|t| {
+        let r = &t.rotated;
+        r.contains(b.cx, b.cy) || b.contains(r.cx, r.cy)
+    })
 }
 
 /// Whether `completed`, a reading with faint boxes added, completes the hand `before` lacks
