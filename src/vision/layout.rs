@@ -447,6 +447,9 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     // before it is clearly the widest of the run's last few (boxes a little too wide eat into
     // the gap). Only the last few: gaps measured in one median tile width drift along the row
     // in a perspective shot, where the tiles nearer the camera are wider.
+    // With four melds the concealed tiles are a pair, and the gap between them is the run's only
+    // one: the held-out fixtures' set-apart winning tiles sat 0.29-0.32 tiles off there. Either
+    // way the winning tile is the pair's second, so only the set-apart flag follows.
     if let [run] = concealed_groups {
         if layout.win.is_none() && run.len() >= 5 {
             let last = gaps[run[run.len() - 1]];
@@ -457,6 +460,8 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
             if last > 0.15 && last > widest_other + 0.15 {
                 layout.win = layout.concealed.pop();
             }
+        } else if layout.win.is_none() && run.len() == 2 && gaps[run[1]] > 0.15 {
+            layout.win = layout.concealed.pop();
         }
     }
     for &i in layout.concealed.iter().chain(&layout.win) {
@@ -1118,6 +1123,35 @@ pub(crate) mod tests {
         assert_eq!(read.notation(), "123m456p789s11222z");
         assert!(read.complete && read.win_set_apart);
         assert_eq!(read.dora_indicators, vec![parse_tile("3m").unwrap()]);
+    }
+
+    #[test]
+    fn a_pairs_second_tile_a_little_apart_is_the_winning_tile_set_apart() {
+        // Four melds: the concealed tiles are a pair, and the gap between them is the run's only
+        // one. A third of a tile splits any run; under it, a pair's gap of 0.3 tiles still
+        // sets the winning tile apart, and tiles side by side do not. The hand is the same.
+        let hand = |pitch: f32| {
+            let mut d = vec![
+                det("5z", 0.0, 200.0, false, 0.95, None),
+                det("5z", pitch, 200.0, false, 0.95, None),
+            ];
+            let mut x = pitch + 45.0;
+            for (called, rest) in [
+                ("1m", ["2m", "3m"]),
+                ("4p", ["5p", "6p"]),
+                ("7s", ["8s", "9s"]),
+                ("2m", ["3m", "4m"]),
+            ] {
+                x = push_meld(&mut d, x, called, &rest) + 20.0;
+            }
+            let layout = lay_out(&mut d);
+            read_hand(&layout, &d).unwrap()
+        };
+        let apart = hand(39.0);
+        assert!(apart.complete && apart.win_set_apart, "{apart:?}");
+        let together = hand(31.0);
+        assert!(together.complete && !together.win_set_apart, "{together:?}");
+        assert_eq!(apart.notation(), together.notation());
     }
 
     #[test]
