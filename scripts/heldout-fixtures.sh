@@ -43,7 +43,8 @@ mkdir -p "$DIR" "$(dirname "$LIST")"
 : > "$LIST"
 
 # One line per fixture: set, fixture, exact (the third column of fixture_report's table); and
-# per set, in $TILES, the tiles found and read right at top-1 and the tiles labelled.
+# per set, in $TILES: the tiles read right at top-1, the tiles labelled, the same two for the
+# hand and dora tiles, and those read right as the decoded hand reports them.
 TILES="$LIST.tiles"
 : > "$TILES"
 outcomes() {
