@@ -443,6 +443,11 @@ class Recognizer:
         return [b for n, b in enumerate(boxes) if n not in joined] + unions
 
     @staticmethod
+    def box_sides(boxes):
+        """Each box's (long, short) sides, as `tile_size` takes them."""
+        return [(max(b["w"], b["h"]), min(b["w"], b["h"])) for b in boxes]
+
+    @staticmethod
     def tile_size(boxes, sides, i):
         """(long, short): the upper quartile of the sides of box i's SIZE_NEAR nearest boxes within SIZE_REACH of its own
         long side (`sides` every box's (long, short)), or None with fewer than SIZE_MIN_NEAR of them (as `tile_size` in
@@ -459,7 +464,7 @@ class Recognizer:
     def shift_beside(self, rgb, res, face_values, colours, up):
         """Moves the boxes of `res` that lie beside their tile onto it (SHIFT_BESIDE), in place."""
         boxes = [r["rbox"] for r in res]
-        sides = [(max(b["w"], b["h"]), min(b["w"], b["h"])) for b in boxes]
+        sides = self.box_sides(boxes)
         cands = []
         for i, r in enumerate(res):
             code = r["tile"]
@@ -500,7 +505,7 @@ class Recognizer:
     def upright_parts(boxes, up):
         """[(i, tile_long, (whole, whole))] for the boxes small against the tiles around them, each with the two
         whole upright tiles, reaching from either of its ends along `up`, it could be a part of."""
-        sides = [(max(b["w"], b["h"]), min(b["w"], b["h"])) for b in boxes]
+        sides = Recognizer.box_sides(boxes)
         out = []
         for i, b in enumerate(boxes):
             size = Recognizer.tile_size(boxes, sides, i)

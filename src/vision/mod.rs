@@ -591,8 +591,7 @@ impl Recognizer {
             return Ok(faint);
         }
         let sure = self.settings.faint_sure;
-        let long = |b: &RotatedBox| b.w.max(b.h);
-        let median = layout::median(read.tiles.iter().map(|t| long(&t.rotated)).collect());
+        let tile_sized = tile_sized(&read.tiles);
         let kept: Vec<Detection> = self
             .read_along(image, apart, read.up)?
             .into_iter()
@@ -606,7 +605,7 @@ impl Recognizer {
                     && d.tile != WHITE_DRAGON
                     && d.confidence >= sure
                     && !laid_not_tile
-                    && (read.tiles.is_empty() || FAINT_SIZE.contains(&(long(&d.rotated) / median)))
+                    && tile_sized(&d.rotated)
             })
             .collect();
         let left = faint
@@ -924,10 +923,7 @@ impl Recognizer {
             .iter()
             .map(|(d, ..)| (d.rotated, d.detector_score))
             .collect();
-        let sides: Vec<(f32, f32)> = boxes
-            .iter()
-            .map(|(b, _)| (b.w.max(b.h), b.w.min(b.h)))
-            .collect();
+        let sides = box_sides(&boxes);
         // A whole tile's length: a shorter box is a part of one (see `join_upright_parts`), or
         // half of a called tile, whose halves read as upright tiles of fewer pips too.
         let whole = |i: usize| {
@@ -1462,6 +1458,14 @@ fn more_pips(part: Option<Face>, whole: Option<Face>) -> bool {
     }
 }
 
+/// Each box's (long, short) sides, as [`tile_size`] takes them.
+fn box_sides(boxes: &[(RotatedBox, f32)]) -> Vec<(f32, f32)> {
+    boxes
+        .iter()
+        .map(|(b, _)| (b.w.max(b.h), b.w.min(b.h)))
+        .collect()
+}
+
 /// The long and short sides of the tiles around box `i`, `sides` being every box's (long,
 /// short): the upper quartile of its [`SIZE_NEAR`] nearest boxes' sides, as several of them may
 /// be parts of tiles too (seed 14's 4p halves stand three in a row). `None` for a box too far
@@ -1494,10 +1498,7 @@ fn tile_size(boxes: &[(RotatedBox, f32)], sides: &[(f32, f32)], i: usize) -> Opt
 /// tile, with the two whole tiles, upright against the hand's up axis `up`, it could be a part
 /// of.
 fn upright_parts(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<UprightPart> {
-    let sides: Vec<(f32, f32)> = boxes
-        .iter()
-        .map(|(b, _)| (b.w.max(b.h), b.w.min(b.h)))
-        .collect();
+    let sides = box_sides(boxes);
     let (ux, uy) = (up.cos(), up.sin());
     let mut out = Vec::new();
     for (i, (b, _)) in boxes.iter().enumerate() {
@@ -1718,8 +1719,7 @@ impl Recognizer {
         if floor <= 0.0 || !complete || !reading.layout.dora.is_empty() || faint.is_empty() {
             return Ok(reading);
         }
-        let long = |b: &RotatedBox| b.w.max(b.h);
-        let median = layout::median(reading.tiles.iter().map(|t| long(&t.rotated)).collect());
+        let tile_sized = tile_sized(&reading.tiles);
         let apart: Vec<(RotatedBox, f32)> = faint
             .iter()
             .filter(|&&(b, score)| score >= floor && apart(&b.scaled(scale), &reading.tiles))
@@ -1731,7 +1731,7 @@ impl Recognizer {
             candidate.scale(scale);
             if candidate.tile != WHITE_DRAGON
                 || candidate.confidence < BLANK_DORA_SURE
-                || !FAINT_SIZE.contains(&(long(&candidate.rotated) / median))
+                || !tile_sized(&candidate.rotated)
                 || picture::tint_difference(colour, face) > BLANK_DORA_TINT
             {
                 continue;
@@ -2134,6 +2134,15 @@ fn row_gap_places(reading: &PhotoReading) -> Vec<GapPlace> {
         }
     }
     out
+}
+
+/// Whether a box is of the size of `tiles`' tiles: its long side [`FAINT_SIZE`] times their
+/// median (any box when there are none).
+fn tile_sized(tiles: &[Detection]) -> impl Fn(&RotatedBox) -> bool {
+    let long = |b: &RotatedBox| b.w.max(b.h);
+    let median = layout::median(tiles.iter().map(|t| long(&t.rotated)).collect());
+    let none = tiles.is_empty();
+    move |b| none || FAINT_SIZE.contains(&(long(b) / median))
 }
 
 /// Whether box `b` lies where none of `tiles` does: neither holds the other's centre.
