@@ -88,6 +88,25 @@ fn main() -> anyhow::Result<()> {
     println!(
         "hand-aware decoding: top-1 wrong -> decoded hand right {fixed}; top-1 right -> decoded hand wrong {broken}; tiles changed in {corrected_any} fixtures"
     );
+    // What the user sees: a score that is not the hand's (or none), and whether the reading
+    // asked them to check it.
+    let wrong_score = |o: &Outcome| !o.score_wrong.is_empty() || o.hand_read.is_none();
+    let wrong = count(&wrong_score);
+    let wrong_flagged = count(&|o| wrong_score(o) && o.flagged);
+    let right_flagged = count(&|o| !wrong_score(o) && o.flagged);
+    println!(
+        "score wrong or none: {wrong} ({wrong_flagged} flagged for the user to check, {} silent); score right but flagged: {right_flagged} of {}",
+        wrong - wrong_flagged,
+        n - wrong
+    );
+    let silent: Vec<&str> = outcomes
+        .iter()
+        .filter(|o| wrong_score(o) && !o.flagged)
+        .map(|o| o.name.as_str())
+        .collect();
+    if !silent.is_empty() {
+        println!("silent: {}", silent.join(" "));
+    }
     println!(
         "tiles: {tiles} labelled, {missed} hand or dora tiles missed, {wall_missed} dead-wall backs missed, {extra} extra face-up detections, {extra_backs} extra face-down detections, {misread} top-1 misreads, {sideways} sideways flags wrong"
     );

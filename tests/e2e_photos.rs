@@ -12,7 +12,7 @@ use photo_fixtures::{
     Outcome,
 };
 use riichi_lens::vision::picture::Rgb;
-use riichi_lens::vision::Recognizer;
+use riichi_lens::vision::{Recognizer, Settings};
 
 /// The recipe in `datasets/fixture_hands.py` has 20 scenes.
 const FIXTURES: usize = 20;
@@ -609,6 +609,70 @@ fn a_white_dragon_shown_alone_as_dora_indicator_is_found() {
         let outcome = run(&mut recognizer, &fixture);
         assert!(
             outcome.missed.iter().any(|m| m.ends_with(":5z")),
+            "{}: {}",
+            fixture.name,
+            outcome.summary()
+        );
+    }
+}
+
+/// A kan read as a pon because the detector drew no box over its fourth tile (seed 65's 06: the
+/// called white dragon of an open kan; other art 18's 06: the called 9s of one): the hand is
+/// complete either way, so it was scored without the kan's fu and without a word. Before the
+/// places of each pon's fourth tile were read (`Recognizer::fill_kan_gaps`), neither was read
+/// exactly; now both are, and with the gap rules off each misses the kan's tile again.
+#[test]
+fn a_kans_fourth_tile_with_no_box_is_read_where_it_lies() {
+    assert_regressions_read_exactly(&["seed65-06-", "alt18-06-"]);
+    assert_each_missed_with(&[("seed65-06-", ":5z"), ("alt18-06-", ":9s")], |s| {
+        s.row_gaps = false
+    });
+}
+
+/// A dora indicator the detector drew no box over, in a gap of the dead wall (seed 116's 04:
+/// the second 3s of two, between the first and a back): read exactly since the wall's gaps are
+/// read (`Recognizer::fill_wall_gaps`), and missed with the gap rules off.
+#[test]
+fn a_dora_indicator_with_no_box_is_read_in_the_dead_walls_gap() {
+    assert_regressions_read_exactly(&["seed116-04-"]);
+    assert_each_missed_with(&[("seed116-04-", ":3s")], |s| s.row_gaps = false);
+}
+
+/// A white dragon dora indicator the layout took for a back of the dead wall beside it (a
+/// blank face in the wall's row, seed 50's 05, other art 57's 05 and 71's 19): of the backs
+/// read again, it alone has the faces' tint (0.000-0.004 off; the pale coloured backs
+/// 0.047-0.124), so it is the indicator (`Recognizer::find_blank_dora_among_backs`). With the
+/// rule off each is read with one indicator too few.
+#[test]
+fn a_white_dragon_indicator_taken_for_a_back_is_told_by_its_tint() {
+    let prefixes = ["seed50-05-", "alt57-05-", "alt71-19-"];
+    assert_regressions_read_exactly(&prefixes);
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    recognizer.settings.blank_dora_threshold = 0.0;
+    for fixture in regressions(&prefixes) {
+        let outcome = run(&mut recognizer, &fixture);
+        assert!(
+            outcome.top1_wrong.iter().any(|m| m.ends_with(":5z->back")),
+            "{}: {}",
+            fixture.name,
+            outcome.summary()
+        );
+    }
+}
+
+/// Reads each regression fixture of `missed` (its name's prefix, and the end of a tile's code)
+/// with the settings changed by `change` and asserts that it misses a hand or dora tile whose
+/// code ends so.
+fn assert_each_missed_with(missed: &[(&str, &str)], change: impl Fn(&mut Settings)) {
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    change(&mut recognizer.settings);
+    for &(prefix, code) in missed {
+        let fixture = &regressions(&[prefix])[0];
+        let outcome = run(&mut recognizer, fixture);
+        assert!(
+            outcome.missed.iter().any(|m| m.ends_with(code)),
             "{}: {}",
             fixture.name,
             outcome.summary()

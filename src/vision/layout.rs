@@ -969,6 +969,11 @@ pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> 
             uncertain.push(i);
         }
     }
+    for i in kan_doubts(layout, detections) {
+        if !uncertain.contains(&i) {
+            uncertain.push(i);
+        }
+    }
     let win = *concealed.last()?;
     Some(ReadHand {
         concealed,
@@ -980,6 +985,31 @@ pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> 
         corrected,
         complete,
     })
+}
+
+/// The face-up tiles the layout left out of the hand, and each pon of the kind of one of them:
+/// a tile of the hand the layout could not place, often a kan's fourth (read, with the pon, as
+/// a pon and a stray tile). A kan read as a pon still makes a complete hand, with fewer fu and
+/// without sankantsu, so the score would be wrong without a word; these tiles are marked for
+/// the user to check. The dead wall's backs are left out of every hand and are not doubted.
+fn kan_doubts(layout: &Layout, detections: &[Detection]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for &i in &layout.unplaced {
+        let Some(kind) = detections[i].tile.kind() else {
+            continue;
+        };
+        out.push(i);
+        for spot in layout.melds.iter().filter(|m| m.tiles.len() == 3) {
+            if spot
+                .tiles
+                .iter()
+                .all(|&t| detections[t].tile.kind() == Some(kind))
+            {
+                out.extend(spot.tiles.iter().copied());
+            }
+        }
+    }
+    out
 }
 
 /// Best-first search over alternative readings: up to three slots changed, cheapest total
@@ -1108,6 +1138,40 @@ pub(crate) mod tests {
             x += 31.0;
         }
         x
+    }
+
+    #[test]
+    fn a_face_up_tile_left_out_of_the_hand_is_doubted_with_a_pon_of_its_kind() {
+        // A pon of 9p, then left out: a 9p (a kan's fourth?), a back, a 3m.
+        let d = vec![
+            det("9p", 100.0, 205.0, true, 0.95, None),
+            det("9p", 141.0, 200.0, false, 0.95, None),
+            det("9p", 172.0, 200.0, false, 0.95, None),
+            det("9p", 300.0, 200.0, false, 0.95, None),
+            det("back", 100.0, 100.0, false, 0.95, None),
+            det("3m", 400.0, 300.0, false, 0.95, None),
+        ];
+        let pon = MeldSpot {
+            tiles: vec![0, 1, 2],
+            called: Some(0),
+            stacked: false,
+            closed_kan: false,
+        };
+        let layout = Layout {
+            melds: vec![pon.clone()],
+            unplaced: vec![3, 4, 5],
+            ..Layout::default()
+        };
+        let mut doubts = kan_doubts(&layout, &d);
+        doubts.sort_unstable();
+        assert_eq!(doubts, vec![0, 1, 2, 3, 5]);
+        // Nothing left out, or only backs (the dead wall): no doubt.
+        let backs = Layout {
+            melds: vec![pon],
+            unplaced: vec![4],
+            ..Layout::default()
+        };
+        assert!(kan_doubts(&backs, &d).is_empty());
     }
 
     #[test]

@@ -287,6 +287,14 @@ impl Detection {
         self.sideways = sideways;
     }
 
+    /// Lays the tile the way its two readings lean (see [`Turned::evidence`]), as it was read
+    /// before a layout laid it; a tile read one way only is left as it lies.
+    pub fn lay_as_read(&mut self) {
+        if let Some(evidence) = self.turned.as_ref().map(|t| t.evidence) {
+            self.set_sideways(evidence > 0.0);
+        }
+    }
+
     /// Whether the top reading is a white dragon, whose blank face a set with ivory backs
     /// shares with its backs: only the tile's place tells them apart.
     pub fn reads_blank(&self) -> bool {
@@ -308,6 +316,14 @@ impl Detection {
         self.sideways = false;
         // A later lay_as must not read the face again.
         self.turned = None;
+    }
+
+    /// Takes a blank face read as a back for a white dragon laid upright (one shown among the
+    /// dead wall's backs, see [`Recognizer::find_blank_dora`]): the confidence is then the
+    /// probability of either blank.
+    pub fn read_as_white_dragon(&mut self) {
+        self.read_as_back();
+        self.tile = WHITE_DRAGON;
     }
 
     /// Moves the detection from the pixels of an image to those of one `k` times its size.
@@ -366,7 +382,8 @@ pub struct Settings {
     pub faint_threshold: f32,
     /// Detector peaks from this score are read too when a complete hand was read without a
     /// dora indicator, for a white dragon shown alone (see [`Recognizer::find_blank_dora`]);
-    /// 0 turns that off.
+    /// 0 turns that off, and the look for a white dragon indicator among the dead wall's
+    /// backs (`Recognizer::find_blank_dora_among_backs`) with it.
     pub blank_dora_threshold: f32,
     /// A faint box where no tile was read is a tile after all when the classifier reads it as a
     /// face (not a back, not a blank white dragon) at least this sure, and as "not a tile"
@@ -374,7 +391,9 @@ pub struct Settings {
     pub faint_sure: f32,
     /// When neither the sure nor the faint boxes make a complete hand, the gaps of the hand
     /// row and the places just beyond its ends are read for a missing tile (see
-    /// `Recognizer::fill_row_gaps`).
+    /// `Recognizer::fill_row_gaps`); when they do, the places of a pon's fourth tile and the
+    /// dead wall's gaps are read for a kan and a dora indicator the detector drew no box over
+    /// (`Recognizer::fill_kan_gaps`, `Recognizer::fill_wall_gaps`).
     pub row_gaps: bool,
     /// A photo whose tile faces' brightest channel is under this (0–255) is brightened until
     /// it is `light_floor`, and read again (see [`picture::light_gains`]); 0 turns it off.
@@ -1690,7 +1709,9 @@ impl Recognizer {
             }
         }
         let reading = self.stack_added_tiles(image, scale, reading, up)?;
-        self.find_blank_dora(image, scale, reading, faint, up, face)
+        let reading = self.fill_kan_gaps(image, scale, reading, up)?;
+        let reading = self.find_blank_dora(image, scale, reading, faint, up, face)?;
+        self.fill_wall_gaps(image, scale, reading, up)
     }
 
     /// A complete hand read without a dora indicator: the first faint box (best first, see
@@ -1716,7 +1737,13 @@ impl Recognizer {
         };
         let complete = reading.hand.as_ref().is_some_and(|h| h.complete);
         let floor = self.settings.blank_dora_threshold;
-        if floor <= 0.0 || !complete || !reading.layout.dora.is_empty() || faint.is_empty() {
+        if floor <= 0.0 || !complete {
+            return Ok(reading);
+        }
+        if !reading.layout.dora.is_empty() {
+            return self.find_blank_dora_among_backs(image, scale, reading, up, face);
+        }
+        if faint.is_empty() {
             return Ok(reading);
         }
         let tile_sized = tile_sized(&reading.tiles);
@@ -1743,6 +1770,112 @@ impl Recognizer {
             }
         }
         Ok(reading)
+    }
+
+    /// A dora indicator the detector drew no box over, in the dead wall beside the indicators
+    /// read: the places of the wall's row where a tile may be missing (see
+    /// [`wall_gap_places`]) are read, and the first face (not a blank one) read at least
+    /// [`GAP_SURE`] sure that lays out as one more dora indicator with the hand unchanged is kept. Each indicator is
+    /// a han of every tile it points at, and a hand complete without one scores short without
+    /// a word.
+    fn fill_wall_gaps(
+        &mut self,
+        image: &Rgb,
+        scale: f32,
+        reading: PhotoReading,
+        up: f32,
+    ) -> Result<PhotoReading, VisionError> {
+        if !self.settings.row_gaps || !reading.complete_as_read() {
+            return Ok(reading);
+        }
+        let places: Vec<(RotatedBox, f32)> = wall_gap_places(&reading)
+            .iter()
+            .map(|b| (b.scaled(1.0 / scale), 0.0))
+            .collect();
+        let hand = |r: &PhotoReading| r.hand.as_ref().map(|h| h.notation());
+        for (mut candidate, ..) in self.read_along(image, places, up)? {
+            // A missed back of the wall reads as a white dragon where the backs are pale.
+            let blank = candidate.tile == Face::Back || candidate.reads_blank();
+            if blank || candidate.confidence < GAP_SURE {
+                continue;
+            }
+            candidate.scale(scale);
+            let with = reading.with_tile(&reading.tiles, candidate);
+            if with.layout.dora.len() == reading.layout.dora.len() + 1
+                && hand(&with) == hand(&reading)
+            {
+                return Ok(with);
+            }
+        }
+        Ok(reading)
+    }
+
+    /// A white dragon indicator read as a back of the dead wall beside the other indicators:
+    /// of the backs left out of the hand, read again, the one alone in having the faces' tint
+    /// (within [`BLANK_DORA_TINT`]) and reading as a blank (a back or a white dragon) at least
+    /// [`BLANK_DORA_SURE`] sure is taken for a white dragon when it lays out as one more dora
+    /// indicator with the hand unchanged.
+    ///
+    /// The classifier reads a blank ivory face as a back as readily as a white dragon; the
+    /// dead wall's backs of a set with coloured backs differ from the faces in tint, and in a
+    /// set with ivory backs every back has the faces' tint, so none is alone in it.
+    fn find_blank_dora_among_backs(
+        &mut self,
+        image: &Rgb,
+        scale: f32,
+        reading: PhotoReading,
+        up: f32,
+        face: [f32; 3],
+    ) -> Result<PhotoReading, VisionError> {
+        let backs: Vec<usize> = reading
+            .layout
+            .unplaced
+            .iter()
+            .copied()
+            .filter(|&i| reading.tiles[i].tile == Face::Back)
+            .collect();
+        let boxes = backs
+            .iter()
+            .map(|&i| (reading.tiles[i].rotated.scaled(1.0 / scale), 0.0))
+            .collect();
+        let blank = |d: &Detection| d.probs[WHITE_DRAGON.class()] + d.probs[BACK_CLASS];
+        // (index into the tiles, the reading, its tint off the faces')
+        let mut read: Vec<(usize, Detection, f32)> = self
+            .read_along(image, boxes, up)?
+            .into_iter()
+            .filter(|(d, ..)| blank(d) >= BLANK_DORA_SURE)
+            .filter_map(|(d, _, colour)| {
+                let at = backs
+                    .iter()
+                    .position(|&i| reading.tiles[i].rotated.scaled(1.0 / scale) == d.rotated)?;
+                Some((backs[at], d, picture::tint_difference(colour, face)))
+            })
+            .collect();
+        read.sort_by(|a, b| a.2.total_cmp(&b.2));
+        // One of the faces' tint, and the others (at least one) clearly not.
+        let alone = match &read[..] {
+            [first, second, ..] => {
+                first.2 <= BLANK_DORA_TINT && second.2 > BLANK_DORA_TINT.max(2.0 * first.2)
+            }
+            _ => false,
+        };
+        if !alone {
+            return Ok(reading);
+        }
+        let (replaced, mut dragon, _) = read.swap_remove(0);
+        dragon.scale(scale);
+        dragon.read_as_white_dragon();
+        let mut tiles = reading.tiles.clone();
+        tiles.remove(replaced);
+        tiles.push(dragon);
+        let with = PhotoReading::lay_out(reading.width, reading.height, tiles);
+        let hand = |r: &PhotoReading| r.hand.as_ref().map(|h| h.notation());
+        let one_more = with.layout.dora.len() == reading.layout.dora.len() + 1;
+        Ok(if one_more && hand(&with) == hand(&reading) {
+            with
+        } else {
+            reading
+        })
     }
 
     /// The reading with the first of the faint boxes (the best [`FAINT_TRIED`]) whose tile
@@ -1832,6 +1965,67 @@ impl Recognizer {
         Ok(None)
     }
 
+    /// Looks for a kan read as a pon because the detector drew no box over its fourth tile: the
+    /// places of the hand row where a tile may be missing (see [`row_gap_places`]) are read,
+    /// and the first tile read at least [`GAP_SURE`] sure as the kind of a pon of the hand is
+    /// kept when it lays out as a kan with the hand complete as read. A kan read as a pon
+    /// still completes the hand, so the gaps of [`Recognizer::fill_row_gaps`] are not read
+    /// for it, and the score would lack the kan's fu (and sankantsu) without a word.
+    fn fill_kan_gaps(
+        &mut self,
+        image: &Rgb,
+        scale: f32,
+        reading: PhotoReading,
+        up: f32,
+    ) -> Result<PhotoReading, VisionError> {
+        if !self.settings.row_gaps || !reading.complete_as_read() {
+            return Ok(reading);
+        }
+        let pons: Vec<(Kind, &[usize])> = reading
+            .layout
+            .melds
+            .iter()
+            .filter(|m| m.tiles.len() == 3 && !m.stacked && !m.closed_kan)
+            .filter_map(|m| {
+                let kind = reading.tiles[m.tiles[0]].tile.kind()?;
+                m.tiles
+                    .iter()
+                    .all(|&i| reading.tiles[i].tile.kind() == Some(kind))
+                    .then_some((kind, &m.tiles[..]))
+            })
+            .collect();
+        if pons.is_empty() {
+            return Ok(reading);
+        }
+        let kans = |r: &PhotoReading| {
+            r.hand
+                .as_ref()
+                .map_or(0, |h| h.melds.iter().filter(|m| m.kind().is_kan()).count())
+        };
+        let places: Vec<(RotatedBox, f32)> = kan_places(&reading)
+            .iter()
+            .map(|b| (b.scaled(1.0 / scale), 0.0))
+            .collect();
+        for (mut candidate, ..) in self.read_along(image, places, up)? {
+            let pon = pons.iter().find(|(k, _)| candidate.tile.kind() == Some(*k));
+            let Some(&(_, pon)) = pon.filter(|_| candidate.confidence >= GAP_SURE) else {
+                continue;
+            };
+            candidate.scale(scale);
+            // The pon's copies as read, not as laid: which of them lies sideways is for the
+            // layout to say again with the fourth beside them.
+            let mut tiles = reading.tiles.clone();
+            for &i in pon {
+                tiles[i].lay_as_read();
+            }
+            let with = reading.with_tile(&tiles, candidate);
+            if completes(&reading, &with) && kans(&with) > kans(&reading) {
+                return Ok(with);
+            }
+        }
+        Ok(reading)
+    }
+
     /// Looks for an added kan read as a pon: where the two stacked tiles of an added kan would
     /// lie on each called pon of a complete hand (see [`added_kan_places`]), both crops, laid
     /// sideways, must read as the pon's tile at least [`ADDED_CONFIDENCE`] sure (and "not a
@@ -1893,6 +2087,175 @@ impl Recognizer {
         Ok(reading)
     }
 }
+
+/// Where tiles may be missing from the dead wall's row, in full-size pixels: the row is the
+/// dora indicators and the tiles left out of the hand less than half a pitch off the line
+/// through the first indicator along the hand row (the pitch being the concealed tiles'
+/// median, as in [`row_gap_places`]); the places are evenly spaced in each gap of [`GAP_ONE`]
+/// pitches or more between neighbours (two from [`GAP_TWO`]), each the size and angle of its
+/// neighbour's box, less those on a tile read already. Not beyond the row's ends: bare table
+/// there reads as a face surely too often (a 9p of seed 98's 02 beside the wall's first back).
+fn wall_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
+    let l = &reading.layout;
+    let tiles = &reading.tiles;
+    let (Some(&first), Some(&last), Some(&dora)) =
+        (l.concealed.first(), l.concealed.last(), l.dora.first())
+    else {
+        return Vec::new();
+    };
+    let centre = |i: usize| (tiles[i].rotated.cx, tiles[i].rotated.cy);
+    let steps: Vec<f32> = l
+        .concealed
+        .windows(2)
+        .map(|p| {
+            let (a, b) = (centre(p[0]), centre(p[1]));
+            (b.0 - a.0).hypot(b.1 - a.1)
+        })
+        .collect();
+    let pitch = layout::median(steps);
+    let (a, b) = (centre(first), centre(last));
+    let length = (b.0 - a.0).hypot(b.1 - a.1);
+    if l.concealed.len() < 2 || pitch < 1.0 || length < 1.0 {
+        return Vec::new();
+    }
+    let along = ((b.0 - a.0) / length, (b.1 - a.1) / length);
+    let origin = centre(dora);
+    let at = |i: usize| {
+        let (x, y) = centre(i);
+        (x - origin.0) * along.0 + (y - origin.1) * along.1
+    };
+    let off = |i: usize| {
+        let (x, y) = centre(i);
+        ((y - origin.1) * along.0 - (x - origin.0) * along.1).abs()
+    };
+    let mut row: Vec<usize> = l
+        .dora
+        .iter()
+        .chain(&l.unplaced)
+        .copied()
+        .filter(|&i| off(i) < 0.5 * pitch)
+        .collect();
+    row.sort_by(|&p, &q| at(p).total_cmp(&at(q)));
+    row.dedup();
+    let moved = |i: usize, by: f32| RotatedBox {
+        cx: tiles[i].rotated.cx + along.0 * by,
+        cy: tiles[i].rotated.cy + along.1 * by,
+        ..tiles[i].rotated
+    };
+    let mut out = Vec::new();
+    for pair in row.windows(2) {
+        let step = at(pair[1]) - at(pair[0]);
+        let missing = match step / pitch {
+            r if r >= GAP_TWO => 2,
+            r if r >= GAP_ONE => 1,
+            _ => 0,
+        };
+        for k in 1..=missing {
+            out.push(moved(pair[0], step * k as f32 / (missing + 1) as f32));
+        }
+    }
+    out.retain(|place| apart(place, tiles));
+    out
+}
+
+/// Where the fourth tile of each pon of the hand would lie were it a kan, in full-size pixels:
+/// beyond either end of the pon, upright and sideways (a sideways tile lies nearer the player,
+/// see [`SIDEWAYS_DROP`], its long side along the row), of the size of the hand's upright tiles; the places that fall
+/// on a tile read already are left out.
+fn kan_places(reading: &PhotoReading) -> Vec<RotatedBox> {
+    let tiles = &reading.tiles;
+    let upright: Vec<(RotatedBox, f32)> = reading
+        .layout
+        .hand_row_tiles()
+        .filter(|&i| !tiles[i].sideways && tiles[i].tile != Face::Back)
+        .map(|i| (tiles[i].rotated, 0.0))
+        .collect();
+    if upright.is_empty() {
+        return Vec::new();
+    }
+    let sides = box_sides(&upright);
+    let high = layout::median(sides.iter().map(|s| s.0).collect());
+    let wide = layout::median(sides.iter().map(|s| s.1).collect());
+    let long = high.max(layout::TILE_ASPECT * wide);
+    let centre = |i: usize| (tiles[i].rotated.cx, tiles[i].rotated.cy);
+    // Along the concealed tiles, whose centres lie in line; a meld's called tile lies lower.
+    let (Some(&first), Some(&last)) = (
+        reading.layout.concealed.first(),
+        reading.layout.concealed.last(),
+    ) else {
+        return Vec::new();
+    };
+    let (first, last) = (centre(first), centre(last));
+    let length = (last.0 - first.0).hypot(last.1 - first.1);
+    if length < 1.0 {
+        return Vec::new();
+    }
+    let along = ((last.0 - first.0) / length, (last.1 - first.1) / length);
+    let mut out = Vec::new();
+    for meld in &reading.layout.melds {
+        if meld.tiles.len() != 3 || meld.stacked || meld.closed_kan {
+            continue;
+        }
+        let kind = tiles[meld.tiles[0]].tile.kind();
+        if kind.is_none() || meld.tiles.iter().any(|&i| tiles[i].tile.kind() != kind) {
+            continue;
+        }
+        // Towards the player: across the row, down the photo.
+        let mut near = (-along.1, along.0);
+        if near.1 < 0.0 {
+            near = (-near.0, -near.1);
+        }
+        let drop = SIDEWAYS_DROP * high;
+        let row_up = (-near.1).atan2(-near.0);
+        for (end, out_dir) in [(meld.tiles[0], -1.0), (meld.tiles[2], 1.0)] {
+            let d = &tiles[end];
+            let (extent, lowered) = if d.sideways {
+                (long, drop)
+            } else {
+                (wide, 0.0)
+            };
+            // The end tile's place on the upright tiles' line.
+            let (bx, by) = (
+                d.rotated.cx - near.0 * lowered,
+                d.rotated.cy - near.1 * lowered,
+            );
+            for sideways in [false, true] {
+                let (size, lower) = if sideways { (long, drop) } else { (wide, 0.0) };
+                let step = out_dir * (extent + size) / 2.0 * KAN_PLACE_STEP;
+                let place = RotatedBox {
+                    cx: bx + along.0 * step + near.0 * lower,
+                    cy: by + along.1 * step + near.1 * lower,
+                    w: wide,
+                    h: high,
+                    phi: row_up,
+                };
+                let place = if sideways {
+                    RotatedBox {
+                        h: long,
+                        phi: row_up + std::f32::consts::FRAC_PI_2,
+                        ..place
+                    }
+                } else {
+                    place
+                };
+                if apart(&place, tiles) {
+                    out.push(place);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// How much nearer the player a called tile's centre lies than its upright neighbours', in
+/// their lengths across the row: the called tiles of held-out seeds 8-97's fixtures lie 0.08-0.17
+/// nearer (median 0.126), their faces being shorter across the row and their near edges in
+/// line.
+const SIDEWAYS_DROP: f32 = 0.13;
+
+/// How far past a pon's end tile [`kan_places`] puts a fourth tile, in half the two tiles'
+/// lengths along the row: a little more than touching, as tiles of a meld lie.
+const KAN_PLACE_STEP: f32 = 1.05;
 
 /// Where an added kan's two stacked tiles would lie on a called pon (see
 /// [`added_kan_places`]), in full-size pixels.
@@ -2326,6 +2689,7 @@ impl PhotoReading {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::f32::consts::FRAC_PI_2;
 
     #[test]
     fn a_not_a_tile_output_rescales_and_rejects() {
@@ -2609,6 +2973,100 @@ mod tests {
                 (386.0, 198.0)
             ]
         );
+    }
+
+    #[test]
+    fn a_pons_fourth_tile_is_looked_for_beyond_either_end() {
+        use layout::tests::det;
+        // 234m567p11z, then a pon of 9p with its called tile first (sideways, 40 along the row),
+        // and maybe a chi 20 px after it; upright boxes 30 wide and 40 high.
+        let hand = |chi: bool| {
+            let mut d: Vec<Detection> = layout::tests::row("234m567p11z", 0.0, 200.0);
+            d.push(det("9p", 283.0, 205.0, true, 0.95, None));
+            d.push(det("9p", 324.0, 200.0, false, 0.95, None));
+            d.push(det("9p", 355.0, 200.0, false, 0.95, None));
+            if chi {
+                d.push(det("1s", 406.0, 205.0, true, 0.95, None));
+                d.push(det("2s", 447.0, 200.0, false, 0.95, None));
+                d.push(det("3s", 478.0, 200.0, false, 0.95, None));
+            }
+            PhotoReading::lay_out(640, 480, d)
+        };
+        let places = kan_places(&hand(false));
+        let upright = |b: &RotatedBox| layout::axis_difference(b.phi, -FRAC_PI_2) < 1e-3;
+        // Beyond each end, upright then sideways.
+        assert_eq!(places.len(), 4);
+        let (left, right): (Vec<_>, Vec<_>) = places.iter().partition(|b| b.cx < 300.0);
+        for side in [&left, &right] {
+            assert_eq!(side.len(), 2);
+            let (up, lying) = (side[0], side[1]);
+            assert!(upright(up) && !upright(lying));
+            assert_eq!((up.w, up.h, lying.w, lying.h), (30.0, 40.0, 30.0, 40.0));
+            // A called tile lies 0.13 of an upright's height nearer the player.
+            assert!((lying.cy - up.cy - SIDEWAYS_DROP * 40.0).abs() < 1e-3);
+        }
+        // Touching the end tiles, a little apart: right of the last 9p (15 + 15 for an upright,
+        // 15 + 20 for a sideways tile), left of the called one (its 20 + 15, 20 + 20).
+        assert!((right[0].cx - (355.0 + 30.0 * KAN_PLACE_STEP)).abs() < 1e-3);
+        assert!((right[1].cx - (355.0 + 35.0 * KAN_PLACE_STEP)).abs() < 1e-3);
+        assert!((left[0].cx - (283.0 - 35.0 * KAN_PLACE_STEP)).abs() < 1e-3);
+        assert!((left[1].cx - (283.0 - 40.0 * KAN_PLACE_STEP)).abs() < 1e-3);
+        // On the upright tiles' line, whether the end tile lies sideways or not.
+        assert!((left[0].cy - 205.0 + SIDEWAYS_DROP * 40.0).abs() < 1e-3);
+        assert_eq!(right[0].cy, 200.0);
+        // A chi right after the pon: the places on its called tile are left out.
+        let beside = kan_places(&hand(true));
+        assert_eq!(beside.len(), 2);
+        assert!(beside.iter().all(|b| b.cx < 300.0));
+        // No pon, no places: a chi's fourth tile is none.
+        let chi_only = PhotoReading::lay_out(
+            640,
+            480,
+            hand(true)
+                .tiles
+                .into_iter()
+                .filter(|d| d.tile.notation() != "9p")
+                .collect(),
+        );
+        assert!(kan_places(&chi_only).is_empty());
+    }
+
+    #[test]
+    fn the_dead_walls_gaps_are_read_but_not_beyond_its_ends() {
+        use layout::tests::det;
+        // A concealed row at y = 300, the dead wall at y = 200: a back, a 1m indicator, a gap
+        // of one tile at x = 162, two backs.
+        let hand = |wall: &[(&str, f32)]| {
+            let mut d: Vec<Detection> = layout::tests::row("123m456p789s1122z", 0.0, 300.0);
+            for &(face, x) in wall {
+                d.push(det(face, x, 200.0, false, 0.95, None));
+            }
+            PhotoReading::lay_out(640, 480, d)
+        };
+        let centres = |r: &PhotoReading| -> Vec<(f32, f32)> {
+            wall_gap_places(r)
+                .iter()
+                .map(|b| (b.cx.round(), b.cy.round()))
+                .collect()
+        };
+        let gap = hand(&[
+            ("back", 100.0),
+            ("1m", 131.0),
+            ("back", 193.0),
+            ("back", 224.0),
+        ]);
+        assert_eq!(gap.layout.dora.len(), 1);
+        assert_eq!(centres(&gap), vec![(162.0, 200.0)]);
+        // Two tiles missing: two places, evenly spaced; none for a wall without a gap.
+        let two = hand(&[("1m", 131.0), ("back", 224.0)]);
+        assert_eq!(centres(&two), vec![(162.0, 200.0), (193.0, 200.0)]);
+        let whole = hand(&[("back", 100.0), ("1m", 131.0), ("back", 162.0)]);
+        assert!(centres(&whole).is_empty());
+        // Without an indicator there is no wall row to read.
+        assert!(centres(&hand(&[("back", 100.0), ("back", 193.0)])).is_empty());
+        // Each place has its neighbour's box.
+        let b = wall_gap_places(&gap)[0];
+        assert_eq!((b.w, b.h, b.phi), (30.0, 40.0, -FRAC_PI_2));
     }
 
     #[test]

@@ -200,6 +200,9 @@ pub struct Outcome {
     pub hand_truth: String,
     /// Tiles the hand-aware decoding changed.
     pub corrected: usize,
+    /// Whether the reading asks the user to check it: no hand, an incomplete one, or a tile
+    /// marked uncertain.
+    pub flagged: bool,
     /// How the score of the hand read differs from the reference's expected score.
     pub score_wrong: Vec<String>,
     pub points_read: Option<i64>,
@@ -470,9 +473,13 @@ pub fn compare(fixture: &Fixture, reading: &PhotoReading) -> Outcome {
     // The decoded hand.
     let hand_truth = &truth["hand"];
     match &reading.hand {
-        None => out.hand_wrong.push("no hand read".into()),
+        None => {
+            out.hand_wrong.push("no hand read".into());
+            out.flagged = true;
+        }
         Some(hand) => {
             out.hand_read = Some(hand.notation());
+            out.flagged = !hand.complete || !hand.uncertain.is_empty();
             out.corrected = hand.corrected.len();
             let mut concealed = tiles(&hand_truth["concealed"]);
             let win = tile(&hand_truth["win"]);
