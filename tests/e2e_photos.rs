@@ -602,18 +602,8 @@ fn a_box_beside_its_tile_is_moved_onto_it() {
 fn a_white_dragon_shown_alone_as_dora_indicator_is_found() {
     let prefixes = ["seed17-17-", "seed25-03-", "seed52-01-"];
     assert_regressions_read_exactly(&prefixes);
-    let mut recognizer =
-        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
-    recognizer.settings.blank_dora_threshold = 0.0;
-    for fixture in regressions(&prefixes) {
-        let outcome = run(&mut recognizer, &fixture);
-        assert!(
-            outcome.missed.iter().any(|m| m.ends_with(":5z")),
-            "{}: {}",
-            fixture.name,
-            outcome.summary()
-        );
-    }
+    let missed = prefixes.map(|p| (p, ":5z"));
+    assert_each_read_with(&missed, |s| s.blank_dora_threshold = 0.0, |o| &o.missed);
 }
 
 /// A kan read as a pon because the detector drew no box over its fourth tile (seed 65's 06: the
@@ -624,9 +614,8 @@ fn a_white_dragon_shown_alone_as_dora_indicator_is_found() {
 #[test]
 fn a_kans_fourth_tile_with_no_box_is_read_where_it_lies() {
     assert_regressions_read_exactly(&["seed65-06-", "alt18-06-"]);
-    assert_each_missed_with(&[("seed65-06-", ":5z"), ("alt18-06-", ":9s")], |s| {
-        s.row_gaps = false
-    });
+    let missed = [("seed65-06-", ":5z"), ("alt18-06-", ":9s")];
+    assert_each_read_with(&missed, |s| s.row_gaps = false, |o| &o.missed);
 }
 
 /// A dora indicator the detector drew no box over, in a gap of the dead wall (seed 116's 04:
@@ -635,7 +624,8 @@ fn a_kans_fourth_tile_with_no_box_is_read_where_it_lies() {
 #[test]
 fn a_dora_indicator_with_no_box_is_read_in_the_dead_walls_gap() {
     assert_regressions_read_exactly(&["seed116-04-"]);
-    assert_each_missed_with(&[("seed116-04-", ":3s")], |s| s.row_gaps = false);
+    let missed = [("seed116-04-", ":3s")];
+    assert_each_read_with(&missed, |s| s.row_gaps = false, |o| &o.missed);
 }
 
 /// A white dragon dora indicator the layout took for a back of the dead wall beside it (a
@@ -647,32 +637,30 @@ fn a_dora_indicator_with_no_box_is_read_in_the_dead_walls_gap() {
 fn a_white_dragon_indicator_taken_for_a_back_is_told_by_its_tint() {
     let prefixes = ["seed50-05-", "alt57-05-", "alt71-19-"];
     assert_regressions_read_exactly(&prefixes);
-    let mut recognizer =
-        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
-    recognizer.settings.blank_dora_threshold = 0.0;
-    for fixture in regressions(&prefixes) {
-        let outcome = run(&mut recognizer, &fixture);
-        assert!(
-            outcome.top1_wrong.iter().any(|m| m.ends_with(":5z->back")),
-            "{}: {}",
-            fixture.name,
-            outcome.summary()
-        );
-    }
+    let misread = prefixes.map(|p| (p, ":5z->back"));
+    assert_each_read_with(
+        &misread,
+        |s| s.blank_dora_threshold = 0.0,
+        |o| &o.top1_wrong,
+    );
 }
 
-/// Reads each regression fixture of `missed` (its name's prefix, and the end of a tile's code)
-/// with the settings changed by `change` and asserts that it misses a hand or dora tile whose
-/// code ends so.
-fn assert_each_missed_with(missed: &[(&str, &str)], change: impl Fn(&mut Settings)) {
+/// Reads each regression fixture of `cases` (its name's prefix, and how an entry of the
+/// outcome's list `listed` ends) with the settings changed by `change`, and asserts that its
+/// list holds such an entry: a tile missed (`:5z`) or misread (`:5z->back`) with a rule off.
+fn assert_each_read_with(
+    cases: &[(&str, &str)],
+    change: impl Fn(&mut Settings),
+    listed: impl Fn(&Outcome) -> &Vec<String>,
+) {
     let mut recognizer =
         Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
     change(&mut recognizer.settings);
-    for &(prefix, code) in missed {
+    for &(prefix, end) in cases {
         let fixture = &regressions(&[prefix])[0];
         let outcome = run(&mut recognizer, fixture);
         assert!(
-            outcome.missed.iter().any(|m| m.ends_with(code)),
+            listed(&outcome).iter().any(|m| m.ends_with(end)),
             "{}: {}",
             fixture.name,
             outcome.summary()

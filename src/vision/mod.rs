@@ -1708,10 +1708,13 @@ impl Recognizer {
                 reading = completed;
             }
         }
-        let reading = self.stack_added_tiles(image, scale, reading, up)?;
-        let reading = self.fill_kan_gaps(image, scale, reading, up)?;
-        let reading = self.find_blank_dora(image, scale, reading, faint, up, face)?;
-        self.fill_wall_gaps(image, scale, reading, up)
+        let mut reading = self.stack_added_tiles(image, scale, reading, up)?;
+        // A kan read as a pon and a missing dora indicator leave the hand complete.
+        if self.settings.row_gaps && reading.complete_as_read() {
+            reading = self.fill_kan_gaps(image, scale, reading, up)?;
+            reading = self.fill_wall_gaps(image, scale, reading, up)?;
+        }
+        self.find_blank_dora(image, scale, reading, faint, up, face)
     }
 
     /// A complete hand read without a dora indicator: the first faint box (best first, see
@@ -1775,9 +1778,9 @@ impl Recognizer {
     /// A dora indicator the detector drew no box over, in the dead wall beside the indicators
     /// read: the places of the wall's row where a tile may be missing (see
     /// [`wall_gap_places`]) are read, and the first face (not a blank one) read at least
-    /// [`GAP_SURE`] sure that lays out as one more dora indicator with the hand unchanged is kept. Each indicator is
-    /// a han of every tile it points at, and a hand complete without one scores short without
-    /// a word.
+    /// [`GAP_SURE`] sure that lays out as one more dora indicator with the hand unchanged is
+    /// kept (`reading`'s hand is complete as read). Each indicator is a han of every tile it points at, and a hand complete without
+    /// one scores short without a word.
     fn fill_wall_gaps(
         &mut self,
         image: &Rgb,
@@ -1785,9 +1788,6 @@ impl Recognizer {
         reading: PhotoReading,
         up: f32,
     ) -> Result<PhotoReading, VisionError> {
-        if !self.settings.row_gaps || !reading.complete_as_read() {
-            return Ok(reading);
-        }
         let places: Vec<(RotatedBox, f32)> = wall_gap_places(&reading)
             .iter()
             .map(|b| (b.scaled(1.0 / scale), 0.0))
@@ -1966,11 +1966,11 @@ impl Recognizer {
     }
 
     /// Looks for a kan read as a pon because the detector drew no box over its fourth tile: the
-    /// places of the hand row where a tile may be missing (see [`row_gap_places`]) are read,
-    /// and the first tile read at least [`GAP_SURE`] sure as the kind of a pon of the hand is
-    /// kept when it lays out as a kan with the hand complete as read. A kan read as a pon
-    /// still completes the hand, so the gaps of [`Recognizer::fill_row_gaps`] are not read
-    /// for it, and the score would lack the kan's fu (and sankantsu) without a word.
+    /// places where each pon's fourth tile would lie (see [`kan_places`]) are read, and the
+    /// first tile read at least [`GAP_SURE`] sure as the kind of a pon of the hand is kept when
+    /// it lays out as one more kan with the hand complete as read (`reading`'s is). A kan read as a pon still
+    /// completes the hand, so the gaps of [`Recognizer::fill_row_gaps`] are not read for it,
+    /// and the score would lack the kan's fu (and sankantsu) without a word.
     fn fill_kan_gaps(
         &mut self,
         image: &Rgb,
@@ -1978,9 +1978,6 @@ impl Recognizer {
         reading: PhotoReading,
         up: f32,
     ) -> Result<PhotoReading, VisionError> {
-        if !self.settings.row_gaps || !reading.complete_as_read() {
-            return Ok(reading);
-        }
         let pons: Vec<(Kind, &[usize])> = reading
             .layout
             .melds
