@@ -1779,8 +1779,8 @@ impl Recognizer {
     /// read: the places of the wall's row where a tile may be missing (see
     /// [`wall_gap_places`]) are read, and the first face (not a blank one) read at least
     /// [`GAP_SURE`] sure that lays out as one more dora indicator with the hand unchanged is
-    /// kept (`reading`'s hand is complete as read). Each indicator is a han of every tile it points at, and a hand complete without
-    /// one scores short without a word.
+    /// kept (`reading`'s hand is complete as read). Each indicator is a han of every tile it
+    /// points at, and a hand complete without one scores short without a word.
     fn fill_wall_gaps(
         &mut self,
         image: &Rgb,
@@ -1968,9 +1968,9 @@ impl Recognizer {
     /// Looks for a kan read as a pon because the detector drew no box over its fourth tile: the
     /// places where each pon's fourth tile would lie (see [`kan_places`]) are read, and the
     /// first tile read at least [`GAP_SURE`] sure as the kind of a pon of the hand is kept when
-    /// it lays out as one more kan with the hand complete as read (`reading`'s is). A kan read as a pon still
-    /// completes the hand, so the gaps of [`Recognizer::fill_row_gaps`] are not read for it,
-    /// and the score would lack the kan's fu (and sankantsu) without a word.
+    /// it lays out as one more kan with the hand complete as read (`reading`'s is). A kan read
+    /// as a pon still completes the hand, so the gaps of [`Recognizer::fill_row_gaps`] are not
+    /// read for it, and the score would lack the kan's fu (and sankantsu) without a word.
     fn fill_kan_gaps(
         &mut self,
         image: &Rgb,
