@@ -706,7 +706,7 @@ pub struct ReadHand {
     pub win_set_apart: bool,
     pub dora_indicators: Vec<Tile>,
     /// Detection indices whose reading is doubtful (low confidence, changed by decoding, or a
-    /// face-up tile left out of the hand, with any pon of its kind: see [`kan_doubts`]).
+    /// face-up tile left out of the hand, with any pon of its kind: see `kan_doubts`).
     pub uncertain: Vec<usize>,
     /// Detection indices the hand-aware decoding changed from the top reading (a concealed
     /// tile read as a back included: it is read as a face).

@@ -319,7 +319,7 @@ impl Detection {
     }
 
     /// Takes a blank face read as a back for a white dragon laid upright (one shown among the
-    /// dead wall's backs, see [`Recognizer::find_blank_dora`]): the confidence is then the
+    /// dead wall's backs, see `Recognizer::find_blank_dora_among_backs`): the confidence is then the
     /// probability of either blank.
     pub fn read_as_white_dragon(&mut self) {
         self.read_as_back();
