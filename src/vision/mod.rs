@@ -319,8 +319,8 @@ impl Detection {
     }
 
     /// Takes a blank face read as a back for a white dragon laid upright (one shown among the
-    /// dead wall's backs, see `Recognizer::find_blank_dora_among_backs`): the confidence is then the
-    /// probability of either blank.
+    /// dead wall's backs, see `Recognizer::find_blank_dora_among_backs`): the confidence is
+    /// then the probability of either blank.
     pub fn read_as_white_dragon(&mut self) {
         self.read_as_back();
         self.tile = WHITE_DRAGON;
