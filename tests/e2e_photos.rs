@@ -606,6 +606,18 @@ fn a_white_dragon_shown_alone_as_dora_indicator_is_found() {
     assert_each_read_with(&missed, |s| s.blank_dora_threshold = 0.0, |o| &o.missed);
 }
 
+/// A lone dora indicator the detector scores faintly, read as a face under the 0.9 a white
+/// dragon needed (seed 66's 14: a white dragon read 0.90 sure at 0.17; other art 76's 03: a 3s
+/// read 0.95 sure at 0.26), of the faces' tint: since any face read 0.85 sure is looked for
+/// (`LONE_DORA_SURE`), both are read exactly, and both lose the indicator with the rule off.
+#[test]
+fn a_lone_dora_indicator_scored_faintly_is_found_by_its_tint() {
+    let prefixes = ["seed66-14-", "alt76-03-"];
+    assert_regressions_read_exactly(&prefixes);
+    let missed = [("seed66-14-", ":5z"), ("alt76-03-", ":3s")];
+    assert_each_read_with(&missed, |s| s.blank_dora_threshold = 0.0, |o| &o.missed);
+}
+
 /// A kan read as a pon because the detector drew no box over its fourth tile (seed 65's 06: the
 /// called white dragon of an open kan; other art 18's 06: the called 9s of one): the hand is
 /// complete either way, so it was scored without the kan's fu and without a word. Before the
