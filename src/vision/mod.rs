@@ -1718,14 +1718,15 @@ impl Recognizer {
     }
 
     /// A complete hand read without a dora indicator: the first faint box (best first, see
-    /// [`FAINT_TRIED`]) read as a white dragon at least [`BLANK_DORA_SURE`] sure, of the read
-    /// tiles' size, of their face colour (see [`BLANK_DORA_TINT`]), and laid out as a dora
+    /// [`FAINT_TRIED`]) read as a face (not a back) at least [`LONE_DORA_SURE`] sure, of the
+    /// read tiles' size, of their face colour (see [`BLANK_DORA_TINT`]), and laid out as a dora
     /// indicator with the hand unchanged, is the indicator.
     ///
     /// The detector scores a white dragon shown alone above the hand as low as 0.05-0.2 (a
     /// blank ivory rectangle, with no tile beside it), while among other indicators it scores
-    /// one 0.5-0.8. A photo seldom shows a hand without its dora indicators, and the face colour
-    /// keeps out the pale backs of a dead wall, which read as white dragons just as surely.
+    /// one 0.5-0.8; other lone indicators sometimes as low. A photo seldom shows a hand without
+    /// its dora indicators, and the face colour keeps out clutter and the pale backs of a dead
+    /// wall, which read as white dragons just as surely.
     fn find_blank_dora(
         &mut self,
         image: &Rgb,
@@ -2576,10 +2577,10 @@ const FAINT_NOT_TILE: f32 = 0.05;
 /// 8-97), clutter of another tint than the faces' 0.89 too.
 const LONE_DORA_SURE: f32 = 0.85;
 
-/// How sure a faint box must read as a white dragon for [`Recognizer::find_blank_dora`]: the
-/// held-out fixtures' lone white dragons read 0.91-0.96.
+/// How sure a back of the dead wall read again must read as a blank (a back or a white dragon)
+/// for [`Recognizer::find_blank_dora_among_backs`].
 const BLANK_DORA_SURE: f32 = 0.9;
-/// How far the tint of a faint white dragon may be from the photo's faces' (see
+/// How far the tint of a faint lone indicator may be from the photo's faces' (see
 /// [`picture::tint_difference`]) for [`Recognizer::find_blank_dora`]. The held-out fixtures'
 /// white dragons are within 0.002-0.010; a dead wall's pale backs read as white dragons were
 /// 0.047 (ivory) and 0.099 (pink-white) off, coloured backs 0.5 and more.
