@@ -29,6 +29,19 @@ pub struct MeldSpot {
     pub closed_kan: bool,
 }
 
+impl MeldSpot {
+    /// The kind of a pon: three tiles, none stacked or face down, all read as one kind.
+    pub(crate) fn pon_kind(&self, detections: &[Detection]) -> Option<Kind> {
+        let kind = detections[*self.tiles.first()?].tile.kind()?;
+        let pon = self.tiles.len() == 3 && !self.stacked && !self.closed_kan;
+        (pon && self
+            .tiles
+            .iter()
+            .all(|&i| detections[i].tile.kind() == Some(kind)))
+        .then_some(kind)
+    }
+}
+
 /// Where each detected tile belongs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Layout {
@@ -1000,12 +1013,8 @@ fn kan_doubts(layout: &Layout, detections: &[Detection]) -> Vec<usize> {
             continue;
         };
         out.push(i);
-        for spot in layout.melds.iter().filter(|m| m.tiles.len() == 3) {
-            if spot
-                .tiles
-                .iter()
-                .all(|&t| detections[t].tile.kind() == Some(kind))
-            {
+        for spot in &layout.melds {
+            if spot.pon_kind(detections) == Some(kind) {
                 out.extend(spot.tiles.iter().copied());
             }
         }

@@ -1757,23 +1757,18 @@ impl Recognizer {
             .take(FAINT_TRIED)
             .copied()
             .collect();
-        let hand = reading.hand.as_ref().map(|h| h.notation());
-        for (mut candidate, _, colour) in self.read_along(image, apart, up)? {
-            candidate.scale(scale);
-            if candidate.tile == Face::Back
-                || candidate.confidence < LONE_DORA_SURE
-                || !tile_sized(&candidate.rotated)
-                || picture::tint_difference(colour, face) > BLANK_DORA_TINT
-            {
-                continue;
-            }
-            let with = reading.with_tile(&reading.tiles, candidate);
-            let laid_as_dora = with.layout.dora.len() == 1;
-            if laid_as_dora && with.hand.as_ref().map(|h| h.notation()) == hand {
-                return Ok(with);
-            }
-        }
-        Ok(reading)
+        let candidates = self.read_along(image, apart, up)?.into_iter().filter_map(
+            |(mut candidate, _, colour)| {
+                candidate.scale(scale);
+                let face_up = candidate.tile != Face::Back;
+                (face_up
+                    && candidate.confidence >= LONE_DORA_SURE
+                    && tile_sized(&candidate.rotated)
+                    && picture::tint_difference(colour, face) <= BLANK_DORA_TINT)
+                    .then_some(candidate)
+            },
+        );
+        Ok(reading.with_one_more_dora(candidates))
     }
 
     /// A dora indicator the detector drew no box over, in the dead wall beside the indicators
@@ -1793,22 +1788,16 @@ impl Recognizer {
             .iter()
             .map(|b| (b.scaled(1.0 / scale), 0.0))
             .collect();
-        let hand = |r: &PhotoReading| r.hand.as_ref().map(|h| h.notation());
-        for (mut candidate, ..) in self.read_along(image, places, up)? {
-            // A missed back of the wall reads as a white dragon where the backs are pale.
-            let blank = candidate.tile == Face::Back || candidate.reads_blank();
-            if blank || candidate.confidence < GAP_SURE {
-                continue;
-            }
-            candidate.scale(scale);
-            let with = reading.with_tile(&reading.tiles, candidate);
-            if with.layout.dora.len() == reading.layout.dora.len() + 1
-                && hand(&with) == hand(&reading)
-            {
-                return Ok(with);
-            }
-        }
-        Ok(reading)
+        let candidates =
+            self.read_along(image, places, up)?
+                .into_iter()
+                .filter_map(|(mut candidate, ..)| {
+                    // A missed back of the wall reads as a white dragon where the backs are pale.
+                    let blank = candidate.tile == Face::Back || candidate.reads_blank();
+                    candidate.scale(scale);
+                    (!blank && candidate.confidence >= GAP_SURE).then_some(candidate)
+                });
+        Ok(reading.with_one_more_dora(candidates))
     }
 
     /// A white dragon indicator read as a back of the dead wall beside the other indicators:
@@ -1870,9 +1859,7 @@ impl Recognizer {
         tiles.remove(replaced);
         tiles.push(dragon);
         let with = PhotoReading::lay_out(reading.width, reading.height, tiles);
-        let hand = |r: &PhotoReading| r.hand.as_ref().map(|h| h.notation());
-        let one_more = with.layout.dora.len() == reading.layout.dora.len() + 1;
-        Ok(if one_more && hand(&with) == hand(&reading) {
+        Ok(if reading.one_more_dora(&with) {
             with
         } else {
             reading
@@ -1983,14 +1970,7 @@ impl Recognizer {
             .layout
             .melds
             .iter()
-            .filter(|m| m.tiles.len() == 3 && !m.stacked && !m.closed_kan)
-            .filter_map(|m| {
-                let kind = reading.tiles[m.tiles[0]].tile.kind()?;
-                m.tiles
-                    .iter()
-                    .all(|&i| reading.tiles[i].tile.kind() == Some(kind))
-                    .then_some((kind, &m.tiles[..]))
-            })
+            .filter_map(|m| Some((m.pon_kind(&reading.tiles)?, &m.tiles[..])))
             .collect();
         if pons.is_empty() {
             return Ok(reading);
@@ -2086,6 +2066,38 @@ impl Recognizer {
     }
 }
 
+/// How many tiles a gap of `step` between two tiles' centres holds, the row's pitch being
+/// `pitch`: one from [`GAP_ONE`] pitches, two from [`GAP_TWO`].
+fn missing_in(step: f32, pitch: f32) -> usize {
+    match step / pitch {
+        r if r >= GAP_TWO => 2,
+        r if r >= GAP_ONE => 1,
+        _ => 0,
+    }
+}
+
+/// The concealed tiles' line: their median centre-to-centre pitch and the unit direction from
+/// the first to the last. `None` with fewer than two, or the first and last in one place.
+fn concealed_line(reading: &PhotoReading) -> Option<(f32, (f32, f32))> {
+    let l = &reading.layout;
+    let centre = |i: usize| (reading.tiles[i].rotated.cx, reading.tiles[i].rotated.cy);
+    let (a, b) = (centre(*l.concealed.first()?), centre(*l.concealed.last()?));
+    let length = (b.0 - a.0).hypot(b.1 - a.1);
+    if l.concealed.len() < 2 || length < 1.0 {
+        return None;
+    }
+    let steps = l
+        .concealed
+        .windows(2)
+        .map(|p| {
+            let (a, b) = (centre(p[0]), centre(p[1]));
+            (b.0 - a.0).hypot(b.1 - a.1)
+        })
+        .collect();
+    let along = ((b.0 - a.0) / length, (b.1 - a.1) / length);
+    Some((layout::median(steps), along))
+}
+
 /// Where tiles may be missing from the dead wall's row, in full-size pixels: the row is the
 /// dora indicators and the tiles left out of the hand less than half a pitch off the line
 /// through the first indicator along the hand row (the pitch being the concealed tiles'
@@ -2096,27 +2108,13 @@ impl Recognizer {
 fn wall_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
     let l = &reading.layout;
     let tiles = &reading.tiles;
-    let (Some(&first), Some(&last), Some(&dora)) =
-        (l.concealed.first(), l.concealed.last(), l.dora.first())
-    else {
+    let (Some(&dora), Some((pitch, along))) = (l.dora.first(), concealed_line(reading)) else {
         return Vec::new();
     };
-    let centre = |i: usize| (tiles[i].rotated.cx, tiles[i].rotated.cy);
-    let steps: Vec<f32> = l
-        .concealed
-        .windows(2)
-        .map(|p| {
-            let (a, b) = (centre(p[0]), centre(p[1]));
-            (b.0 - a.0).hypot(b.1 - a.1)
-        })
-        .collect();
-    let pitch = layout::median(steps);
-    let (a, b) = (centre(first), centre(last));
-    let length = (b.0 - a.0).hypot(b.1 - a.1);
-    if l.concealed.len() < 2 || pitch < 1.0 || length < 1.0 {
+    if pitch < 1.0 {
         return Vec::new();
     }
-    let along = ((b.0 - a.0) / length, (b.1 - a.1) / length);
+    let centre = |i: usize| (tiles[i].rotated.cx, tiles[i].rotated.cy);
     let origin = centre(dora);
     let at = |i: usize| {
         let (x, y) = centre(i);
@@ -2143,11 +2141,7 @@ fn wall_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
     let mut out = Vec::new();
     for pair in row.windows(2) {
         let step = at(pair[1]) - at(pair[0]);
-        let missing = match step / pitch {
-            r if r >= GAP_TWO => 2,
-            r if r >= GAP_ONE => 1,
-            _ => 0,
-        };
+        let missing = missing_in(step, pitch);
         for k in 1..=missing {
             out.push(moved(pair[0], step * k as f32 / (missing + 1) as f32));
         }
@@ -2175,27 +2169,13 @@ fn kan_places(reading: &PhotoReading) -> Vec<RotatedBox> {
     let high = layout::median(sides.iter().map(|s| s.0).collect());
     let wide = layout::median(sides.iter().map(|s| s.1).collect());
     let long = high.max(layout::TILE_ASPECT * wide);
-    let centre = |i: usize| (tiles[i].rotated.cx, tiles[i].rotated.cy);
     // Along the concealed tiles, whose centres lie in line; a meld's called tile lies lower.
-    let (Some(&first), Some(&last)) = (
-        reading.layout.concealed.first(),
-        reading.layout.concealed.last(),
-    ) else {
+    let Some((_, along)) = concealed_line(reading) else {
         return Vec::new();
     };
-    let (first, last) = (centre(first), centre(last));
-    let length = (last.0 - first.0).hypot(last.1 - first.1);
-    if length < 1.0 {
-        return Vec::new();
-    }
-    let along = ((last.0 - first.0) / length, (last.1 - first.1) / length);
     let mut out = Vec::new();
     for meld in &reading.layout.melds {
-        if meld.tiles.len() != 3 || meld.stacked || meld.closed_kan {
-            continue;
-        }
-        let kind = tiles[meld.tiles[0]].tile.kind();
-        if kind.is_none() || meld.tiles.iter().any(|&i| tiles[i].tile.kind() != kind) {
+        if meld.pon_kind(tiles).is_none() {
             continue;
         }
         // Towards the player: across the row, down the photo.
@@ -2467,11 +2447,7 @@ fn row_gap_places(reading: &PhotoReading) -> Vec<GapPlace> {
     };
     let mut out = Vec::new();
     for (pair, &step) in row.windows(2).zip(&steps) {
-        let missing = match step / pitch {
-            r if r >= GAP_TWO => 2,
-            r if r >= GAP_ONE => 1,
-            _ => 0,
-        };
+        let missing = missing_in(step, pitch);
         for k in 1..=missing {
             out.push(free(towards(
                 &pair[0],
@@ -2649,6 +2625,27 @@ impl PhotoReading {
     }
 
     /// Whether the hand is complete with the top reading of every tile.
+    /// This reading with the first of `candidates` (tiles read where none was, in full-size
+    /// pixels) that lays out as one more dora indicator with the hand unchanged; as it is when
+    /// none does.
+    fn with_one_more_dora(self, candidates: impl IntoIterator<Item = Detection>) -> PhotoReading {
+        for candidate in candidates {
+            let with = self.with_tile(&self.tiles, candidate);
+            if self.one_more_dora(&with) {
+                return with;
+            }
+        }
+        self
+    }
+
+    /// Whether `with`, this reading with a tile added or read again, lays out one more dora
+    /// indicator and the same hand: the only way a tile may join a complete hand's reading as
+    /// an indicator.
+    fn one_more_dora(&self, with: &PhotoReading) -> bool {
+        let hand = |r: &PhotoReading| r.hand.as_ref().map(|h| h.notation());
+        with.layout.dora.len() == self.layout.dora.len() + 1 && hand(with) == hand(self)
+    }
+
     fn complete_as_read(&self) -> bool {
         self.hand
             .as_ref()
