@@ -721,6 +721,32 @@ fn a_box_over_the_seam_of_two_tiles_is_dropped_by_the_way_it_is_laid() {
     assert_regressions_read_exactly(&["seed10-20-"]);
 }
 
+/// Added kans whose added tile, or the called tile under it, was read upright (seed 40's 07:
+/// of white dragons; other art 34's 07: of 4p), faces that look alike a quarter turned: the
+/// pair was not stacked, so the kan was read as an open one (the score is the same) with its
+/// called tile elsewhere. Read exactly since two copies of one face as close across the row as
+/// a sideways tile is deep are stacked whichever way they are read to lie
+/// (`layout::STACK_SAME_ACROSS`).
+#[test]
+fn an_added_kans_pair_read_upright_is_stacked() {
+    assert_regressions_read_exactly(&["seed40-07-", "alt34-07-"]);
+}
+
+/// Chis whose called tile lies first, as a chi's does (other art 21's 10: 4p-5p-6p; seed 83's
+/// 20, a steep shot: 6p-5p-7p), but whose 5p (also alike a quarter turned) the detector drew
+/// a little more turned, so it was taken for the called tile. Read exactly since another tile
+/// of a chi must read clearly turned to be the called one (`layout::CHI_ELSEWHERE_EVIDENCE`);
+/// and the 4p laid sideways, read only 0.48 sure turned, is as sure as its upright reading
+/// (0.97): other art 21's 10 is no longer flagged for the user.
+#[test]
+fn a_chis_called_tile_is_the_first_unless_another_reads_clearly_turned() {
+    assert_regressions_read_exactly(&["alt21-10-", "seed83-20-"]);
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    let outcome = run(&mut recognizer, &regressions(&["alt21-10-"])[0]);
+    assert!(!outcome.flagged, "{}", outcome.summary());
+}
+
 /// Sets with pale backs, which read as white dragons. Seed 27's 10: a closed kan of white
 /// dragons, four blank faces evenly spaced, was read as an open kan (one taken for the called
 /// tile: 9,000 points for 13,000) before such four were read as a closed kan

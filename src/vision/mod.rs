@@ -60,6 +60,19 @@ pub enum Face {
 }
 
 impl Face {
+    /// Whether the face looks alike a quarter turned (1p, 4p, 5p, 9p, a white dragon, a back),
+    /// so that the classifier cannot tell which way it lies.
+    pub fn looks_alike_turned(self) -> bool {
+        match self {
+            Face::Back => true,
+            Face::Tile(t) => {
+                let kind = t.kind();
+                kind == Kind::HAKU
+                    || (kind.suit() == Suit::Pin && matches!(kind.number(), 1 | 4 | 5 | 9))
+            }
+        }
+    }
+
     /// The face of class `index`.
     pub fn from_class(index: usize) -> Option<Face> {
         match index {
@@ -285,6 +298,19 @@ impl Detection {
         };
         self.set_sideways(read_sideways);
         self.sideways = sideways;
+        // A face that looks alike a quarter turned is as sure as its surer reading: only which
+        // way it lies is in doubt, and the layout decided that.
+        if let (Some(turned), true) = (&self.turned, self.tile.looks_alike_turned()) {
+            let other = if read_sideways {
+                &turned.upright
+            } else {
+                &turned.sideways
+            };
+            let best = best_class(other);
+            if Face::from_class(best) == Some(self.tile) {
+                self.confidence = self.confidence.max(other[best]);
+            }
+        }
     }
 
     /// Lays the tile the way its two readings lean (see [`Turned::evidence`]), as it was read
@@ -2794,6 +2820,36 @@ mod tests {
             (plain.tile.notation(), plain.sideways),
             ("5m".to_string(), true)
         );
+    }
+
+    #[test]
+    fn a_face_alike_turned_is_as_sure_as_its_surer_reading_whichever_way_it_is_laid() {
+        use layout::tests::det;
+        // Read as `face` both ways, 0.95 sure upright and 0.5 sure sideways, laid sideways.
+        let laid_sideways = |face: &str| {
+            let mut d = det(face, 0.0, 0.0, false, 0.95, None);
+            let mut turned = d.probs;
+            turned[d.tile.class()] = 0.5;
+            d.turned = Some(Box::new(Turned {
+                evidence: (0.5f32 / 0.95).ln(),
+                upright: d.probs,
+                sideways: turned,
+                not_tile: [0.0; 2],
+            }));
+            d.lay_as(true);
+            (d.tile.notation(), d.sideways, d.confidence)
+        };
+        // Only which way a 4p lies was in doubt; an 8p read unsurely turned is doubtful.
+        assert_eq!(laid_sideways("4p"), ("4p".to_string(), true, 0.95));
+        assert_eq!(laid_sideways("8p"), ("8p".to_string(), true, 0.5));
+        assert!(Face::Back.looks_alike_turned());
+        for (face, alike) in [("1p", true), ("0p", true), ("9p", true), ("5z", true)]
+            .into_iter()
+            .chain([("2p", false), ("1s", false), ("9m", false), ("6z", false)])
+        {
+            let tile = Face::Tile(crate::notation::parse_tile(face).unwrap());
+            assert_eq!(tile.looks_alike_turned(), alike, "{face}");
+        }
     }
 
     #[test]
