@@ -747,6 +747,23 @@ fn a_chis_called_tile_is_the_first_unless_another_reads_clearly_turned() {
     assert!(!outcome.flagged, "{}", outcome.summary());
 }
 
+/// Added kans of white dragons whose stacked white dragon the detector drew no box over (seed
+/// 86's 07; other art 65's 18, a far shot), which the other added-kan rule leaves alone: read
+/// as pons, each hand was scored short of the kan's fu with nothing flagged. Read exactly since
+/// both places of the stacked pair are read and must read as white dragons 0.9 sure in the
+/// faces' tint (`Recognizer::stack_blank_added_kans`), and the pair found so is marked for the
+/// user to check.
+#[test]
+fn an_added_kan_of_white_dragons_with_no_box_is_read_and_flagged() {
+    assert_regressions_read_exactly(&["seed86-07-", "alt65-18-"]);
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    for fixture in regressions(&["seed86-07-", "alt65-18-"]) {
+        let outcome = run(&mut recognizer, &fixture);
+        assert!(outcome.flagged, "{}: {}", fixture.name, outcome.summary());
+    }
+}
+
 /// Sets with pale backs, which read as white dragons. Seed 27's 10: a closed kan of white
 /// dragons, four blank faces evenly spaced, was read as an open kan (one taken for the called
 /// tile: 9,000 points for 13,000) before such four were read as a closed kan
