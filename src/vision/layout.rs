@@ -1209,6 +1209,20 @@ pub(crate) mod tests {
         x
     }
 
+    /// Lays an added kan of `face` from `x` on: the called tile sideways first, the added one
+    /// on it (read sideways or not as `added_sideways`), then two upright. Returns where the
+    /// next tile would start.
+    fn push_added_kan(d: &mut Vec<Detection>, mut x: f32, face: &str, added_sideways: bool) -> f32 {
+        d.push(det(face, x + 5.0, 205.0, true, 0.95, None));
+        d.push(det(face, x + 5.0, 174.0, added_sideways, 0.95, None));
+        x += 41.0;
+        for _ in 0..2 {
+            d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
+            x += 31.0;
+        }
+        x
+    }
+
     #[test]
     fn a_face_up_tile_left_out_of_the_hand_is_doubted_with_a_pon_of_its_kind() {
         // A pon of 9p, then left out: a 9p (a kan's fourth?), a back, a 3m.
@@ -1514,15 +1528,7 @@ pub(crate) mod tests {
         let mut d = row("456p789s11z", 0.0, 200.0);
         let x = 8.0 * 31.0 + 30.0;
         for (dx, evidence) in [(0.0, 0.1), (37.0, 0.05), (74.0, 0.0)] {
-            let mut t = det("9p", x + dx, 200.0, false, 0.95, None);
-            t.turned = Some(Box::new(crate::vision::Turned {
-                evidence,
-                upright: t.probs,
-                sideways: t.probs,
-                not_tile: [0.0; 2],
-            }));
-            t.sideways = evidence > 0.0;
-            d.push(t);
+            d.push(leaning("9p", x + dx, 200.0, evidence));
         }
         let x = x + 74.0 + 50.0;
         d.push(det("1m", x, 205.0, true, 0.95, None));
@@ -1589,15 +1595,8 @@ pub(crate) mod tests {
     #[test]
     fn an_added_tile_stacks_on_its_meld_and_a_back_never_does() {
         let mut d = row("234m567p11z", 0.0, 200.0);
-        let mut x = 8.0 * 31.0 + 30.0;
         // Added kan: the called 9p sideways, the added 9p sideways on top of it.
-        d.push(det("9p", x + 5.0, 205.0, true, 0.95, None));
-        d.push(det("9p", x + 5.0, 174.0, true, 0.95, None));
-        x += 41.0;
-        for face in ["9p", "9p"] {
-            d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
-            x += 31.0;
-        }
+        let mut x = push_added_kan(&mut d, 8.0 * 31.0 + 30.0, "9p", true);
         x += 20.0;
         // Chi, and a face-down tile lying across just above its called tile (a dead-wall
         // tile, or a false detection): not part of the meld.
@@ -1616,10 +1615,10 @@ pub(crate) mod tests {
         assert_eq!(read.notation(), "234m567p11z {9*999p} [1*23s]");
     }
 
-    /// A detection of `face` at (x, y) read `evidence` likely sideways (see [`Turned`]), the
-    /// same face both ways.
+    /// A detection of `face` at (x, y) in an upright box, read `evidence` likely sideways (see
+    /// [`Turned`]), the same face both ways.
     fn leaning(face: &str, x: f32, y: f32, evidence: f32) -> Detection {
-        let mut d = det(face, x, y, evidence > 0.0, 0.95, None);
+        let mut d = det(face, x, y, false, 0.95, None);
         d.turned = Some(Box::new(crate::vision::Turned {
             evidence,
             upright: d.probs,
@@ -1636,15 +1635,8 @@ pub(crate) mod tests {
         // read upright: a 9p looks alike a quarter turned. Then a pon of 3s with a 3s dora
         // indicator 1.5 tile heights behind its last tile, which is not stacked.
         let mut d = row("234m567p11z", 0.0, 200.0);
-        let mut x = 8.0 * 31.0 + 20.0;
-        d.push(det("9p", x + 5.0, 205.0, true, 0.95, None));
-        d.push(det("9p", x + 5.0, 174.0, false, 0.95, None));
-        x += 41.0;
-        for _ in 0..2 {
-            d.push(det("9p", x + 5.0, 200.0, false, 0.95, None));
-            x += 31.0;
-        }
-        x = push_meld(&mut d, x + 20.0, "3s", &["3s", "3s"]);
+        let x = push_added_kan(&mut d, 8.0 * 31.0 + 20.0, "9p", false);
+        let x = push_meld(&mut d, x + 20.0, "3s", &["3s", "3s"]);
         d.push(det("3s", x - 31.0 + 5.0, 140.0, false, 0.95, None));
         let layout = lay_out(&mut d);
         assert_eq!(layout.melds.len(), 2, "{layout:?}");

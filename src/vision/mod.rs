@@ -2346,26 +2346,13 @@ struct AddedKanPlace {
 /// what the layout is least sure of, and the stacked pair says it (seed 22's 07: a pon of 9p
 /// called on its last copy while the pair lay on the middle one).
 fn added_kan_places(reading: &PhotoReading, up: f32) -> Vec<AddedKanPlace> {
-    if !reading.complete_as_read() {
-        return Vec::new();
-    }
     let mut out = Vec::new();
-    for meld in &reading.layout.melds {
-        let Some(chosen) = meld.called.map(|c| meld.tiles[c]) else {
-            continue;
-        };
-        if meld.stacked || meld.closed_kan || meld.tiles.len() != 3 {
-            continue;
-        }
+    for (meld, chosen) in called_pons(reading) {
         let others = meld.tiles.iter().copied().filter(|&i| i != chosen);
         for called in std::iter::once(chosen).chain(others) {
-            let uprights: Vec<usize> = meld
-                .tiles
-                .iter()
-                .copied()
-                .filter(|&i| i != called)
-                .collect();
-            let [a, b] = uprights[..] else { continue };
+            let Some([a, b]) = other_two(meld, called) else {
+                continue;
+            };
             // The pon's kind is its upright tiles': two equal upright tiles make a pon whatever
             // the called tile reads as, and the box over an added kan's stacked pair may read
             // as another tile (two 1p as a 5p in seed 33's 20). A blank face is left alone:
@@ -2391,30 +2378,42 @@ fn added_kan_places(reading: &PhotoReading, up: f32) -> Vec<AddedKanPlace> {
 /// On each called pon of white dragons of a complete hand, the places of an added kan's two
 /// stacked sideways tiles on the tile the layout calls (see [`stack_places`]).
 fn blank_stack_places(reading: &PhotoReading, up: f32) -> Vec<AddedKanPlace> {
-    if !reading.complete_as_read() {
-        return Vec::new();
-    }
     let mut out = Vec::new();
-    for meld in &reading.layout.melds {
-        let Some(called) = meld.called.map(|c| meld.tiles[c]) else {
+    for (meld, called) in called_pons(reading) {
+        let Some([a, b]) = other_two(meld, called) else {
             continue;
         };
-        if meld.stacked || meld.closed_kan || meld.tiles.len() != 3 {
-            continue;
-        }
-        let uprights: Vec<usize> = meld
-            .tiles
-            .iter()
-            .copied()
-            .filter(|&i| i != called)
-            .collect();
-        if uprights.iter().all(|&i| reading.tiles[i].reads_blank()) {
-            let [a, b] = uprights[..] else { continue };
-            let places = stack_places(reading, called, [a, b], Kind::HAKU, up);
-            out.extend(places);
+        if reading.tiles[a].reads_blank() && reading.tiles[b].reads_blank() {
+            out.extend(stack_places(reading, called, [a, b], Kind::HAKU, up));
         }
     }
     out
+}
+
+/// The melds of a complete hand where an added kan may have been read as a pon (three tiles,
+/// one called, none stacked), each with the tile the layout calls.
+fn called_pons(reading: &PhotoReading) -> Vec<(&layout::MeldSpot, usize)> {
+    if !reading.complete_as_read() {
+        return Vec::new();
+    }
+    reading
+        .layout
+        .melds
+        .iter()
+        .filter(|m| !m.stacked && !m.closed_kan && m.tiles.len() == 3)
+        .filter_map(|m| m.called.map(|c| (m, m.tiles[c])))
+        .collect()
+}
+
+/// The two tiles of a three-tile meld beside `called`.
+fn other_two(meld: &layout::MeldSpot, called: usize) -> Option<[usize; 2]> {
+    let others: Vec<usize> = meld
+        .tiles
+        .iter()
+        .copied()
+        .filter(|&i| i != called)
+        .collect();
+    others.try_into().ok()
 }
 
 /// The places of an added kan's two stacked sideways tiles on the tile `called`, measured on
