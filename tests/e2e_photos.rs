@@ -764,6 +764,17 @@ fn an_added_kan_of_white_dragons_with_no_box_is_read_and_flagged() {
     }
 }
 
+/// Clutter beside the hand read as a dora indicator (other art 63's 07: a letter of the table's
+/// pattern read as a 2p 0.98 sure; seed 116's 15: the table beside the indicator read as a white
+/// dragon), which no hand constrains: each added a han per tile it pointed at (other art 63's 07
+/// scored 26,000 for 18,000 without a word). Read exactly since an indicator the detector scored
+/// under 0.5 whose face is more than 0.15 off the faces' tint is dropped
+/// (`Recognizer::drop_off_tint_dora`).
+#[test]
+fn clutter_off_the_faces_tint_is_no_dora_indicator() {
+    assert_regressions_read_exactly(&["alt63-07-", "seed116-15-"]);
+}
+
 /// Sets with pale backs, which read as white dragons. Seed 27's 10: a closed kan of white
 /// dragons, four blank faces evenly spaced, was read as an open kan (one taken for the called
 /// tile: 9,000 points for 13,000) before such four were read as a closed kan
