@@ -496,9 +496,6 @@ fn loose_tiles_at_an_angle_are_read_as_themselves() {
     }
 }
 
-/// Reads the held-out fixtures kept in `datasets/regressions/` because a runtime rule was made
-/// for them (rendered by `datasets/make_fixtures.py` with the seed their name gives) whose
-/// names start with one of `prefixes`, and asserts each is read exactly.
 /// The fixtures of `datasets/regressions/` whose names start with one of `prefixes`, one each.
 fn regressions(prefixes: &[&str]) -> Vec<Fixture> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/regressions");
@@ -514,13 +511,18 @@ fn regressions(prefixes: &[&str]) -> Vec<Fixture> {
     fixtures
 }
 
-fn assert_regressions_read_exactly(prefixes: &[&str]) {
+/// Reads the held-out fixtures kept in `datasets/regressions/` because a runtime rule was made
+/// for them (rendered by `datasets/make_fixtures.py` with the seed their name gives) whose
+/// names start with one of `prefixes`, asserts each is read exactly, and returns what was read
+/// of each, in name order.
+fn assert_regressions_read_exactly(prefixes: &[&str]) -> Vec<Outcome> {
     let mut recognizer =
         Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
     let fixtures = regressions(prefixes);
     let outcomes: Vec<Outcome> = fixtures.iter().map(|f| run(&mut recognizer, f)).collect();
     let names: Vec<&str> = fixtures.iter().map(|f| f.name.as_str()).collect();
     assert_read_exactly(&outcomes, &names);
+    outcomes
 }
 
 /// In each the detector drew a box over each half of a called (sideways) 4p, and each half
@@ -740,11 +742,9 @@ fn an_added_kans_pair_read_upright_is_stacked() {
 /// (0.97): other art 21's 10 is no longer flagged for the user.
 #[test]
 fn a_chis_called_tile_is_the_first_unless_another_reads_clearly_turned() {
-    assert_regressions_read_exactly(&["alt21-10-", "seed83-20-"]);
-    let mut recognizer =
-        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
-    let outcome = run(&mut recognizer, &regressions(&["alt21-10-"])[0]);
-    assert!(!outcome.flagged, "{}", outcome.summary());
+    let outcomes = assert_regressions_read_exactly(&["alt21-10-", "seed83-20-"]);
+    assert!(outcomes[0].name.starts_with("alt21-10-"));
+    assert!(!outcomes[0].flagged, "{}", outcomes[0].summary());
 }
 
 /// Added kans of white dragons whose stacked white dragon the detector drew no box over (seed
@@ -755,12 +755,8 @@ fn a_chis_called_tile_is_the_first_unless_another_reads_clearly_turned() {
 /// user to check.
 #[test]
 fn an_added_kan_of_white_dragons_with_no_box_is_read_and_flagged() {
-    assert_regressions_read_exactly(&["seed86-07-", "alt65-18-"]);
-    let mut recognizer =
-        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
-    for fixture in regressions(&["seed86-07-", "alt65-18-"]) {
-        let outcome = run(&mut recognizer, &fixture);
-        assert!(outcome.flagged, "{}: {}", fixture.name, outcome.summary());
+    for outcome in assert_regressions_read_exactly(&["seed86-07-", "alt65-18-"]) {
+        assert!(outcome.flagged, "{}: {}", outcome.name, outcome.summary());
     }
 }
 

@@ -1769,19 +1769,17 @@ impl Recognizer {
         let Some(face) = face else {
             return reading;
         };
+        let off_tint = |b: &RotatedBox| {
+            let colour = face_colour_of(image, &b.scaled(1.0 / scale), up);
+            picture::tint_difference(colour, face) > OFF_TINT
+        };
         let off: Vec<RotatedBox> = reading
             .layout
             .dora
             .iter()
-            .map(|&i| reading.tiles[i].rotated)
-            .filter(|b| {
-                let d = reading.tiles.iter().find(|d| d.rotated == *b);
-                d.is_some_and(|d| d.detector_score < OFF_TINT_SCORE)
-                    && picture::tint_difference(
-                        face_colour_of(image, &b.scaled(1.0 / scale), up),
-                        face,
-                    ) > OFF_TINT
-            })
+            .map(|&i| &reading.tiles[i])
+            .filter(|d| d.detector_score < OFF_TINT_SCORE && off_tint(&d.rotated))
+            .map(|d| d.rotated)
             .collect();
         if off.is_empty() {
             return reading;
