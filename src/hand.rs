@@ -100,15 +100,9 @@ impl Meld {
             _ => {}
         }
         let text = crate::notation::format_tiles(tiles);
-        let mut kinds: Vec<Kind> = tiles.iter().map(|t| t.kind()).collect();
-        kinds.sort();
+        let kinds: Vec<Kind> = tiles.iter().map(|t| t.kind()).collect();
         if kind == MeldKind::Chi {
-            let first = kinds[0];
-            let consecutive = first.suit() != Suit::Honor
-                && kinds[1] == first.offset_in_suit(1).unwrap_or(first)
-                && kinds[2] == first.offset_in_suit(2).unwrap_or(first)
-                && kinds[1] != first;
-            if !consecutive {
+            if !is_sequence(&kinds) {
                 return Err(MeldError::NotASequence(text));
             }
         } else if kinds.iter().any(|&k| k != kinds[0]) {
@@ -276,6 +270,20 @@ impl Hand {
     }
 }
 
+/// Whether `kinds`, in any order, are three consecutive kinds of one suit: a chi's shape.
+pub fn is_sequence(kinds: &[Kind]) -> bool {
+    let mut kinds = kinds.to_vec();
+    kinds.sort();
+    let Some(&first) = kinds.first() else {
+        return false;
+    };
+    kinds.len() == 3
+        && first.suit() != Suit::Honor
+        && kinds[1] == first.offset_in_suit(1).unwrap_or(first)
+        && kinds[2] == first.offset_in_suit(2).unwrap_or(first)
+        && kinds[1] != first
+}
+
 /// Copies of each kind among `tiles`.
 pub fn counts(tiles: impl IntoIterator<Item = Tile>) -> [u8; Kind::COUNT] {
     let mut counts = [0u8; Kind::COUNT];
@@ -325,6 +333,14 @@ mod tests {
             Err(MeldError::NotCopies(_))
         ));
         assert!(Meld::new(MeldKind::Pon, &tiles("505p"), None).is_ok());
+        // The chi shape alone, as the photo layout asks it of a meld's faces: any order, a
+        // red five as its kind, three kinds exactly.
+        let kinds = |s: &str| -> Vec<Kind> { tiles(s).iter().map(|t| t.kind()).collect() };
+        assert!(is_sequence(&kinds("640p")) && is_sequence(&kinds("789m")));
+        for not in ["799m", "891m", "567z", "45p", "3456s"] {
+            assert!(!is_sequence(&kinds(not)), "{not}");
+        }
+        assert!(!is_sequence(&[]));
         assert!(matches!(
             Meld::new(MeldKind::OpenKan, &tiles("555p"), None),
             Err(MeldError::WrongSize { .. })

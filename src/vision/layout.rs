@@ -12,7 +12,7 @@
 //! valid one, and the tiles it changed are marked uncertain.
 
 use super::{Detection, Face};
-use crate::hand::{counts, Hand, Meld, MeldKind};
+use crate::hand::{counts, is_sequence, Hand, Meld, MeldKind};
 use crate::shape::for_each_reading;
 use crate::tile::{Kind, Tile};
 use serde::Serialize;
@@ -621,20 +621,13 @@ fn called_slot(
         .map(|k| chunk[k])
 }
 
-/// Whether a meld's three slots read as a run of one suit (a chi), in any order.
+/// Whether a meld's slots read as a run of one suit (a chi), in any order.
 fn is_run(chunk: &[usize], slots: &[Vec<usize>], detections: &[Detection]) -> bool {
     let kinds: Option<Vec<Kind>> = chunk
         .iter()
         .map(|&s| detections[slots[s][0]].tile.kind())
         .collect();
-    let Some(mut kinds) = kinds else {
-        return false;
-    };
-    kinds.sort();
-    kinds.len() == 3
-        && !kinds[0].is_honor()
-        && kinds[0].offset_in_suit(1) == Some(kinds[1])
-        && kinds[1].offset_in_suit(1) == Some(kinds[2])
+    kinds.is_some_and(|kinds| is_sequence(&kinds))
 }
 
 /// For each slot of a meld, how badly the slots' places fit it being the sideways one (see

@@ -709,13 +709,7 @@ impl Recognizer {
         let across = up + std::f32::consts::FRAC_PI_2;
         let mut crops: Vec<RotatedBox> = Vec::with_capacity(2 * boxes.len());
         for (b, _) in &boxes {
-            for axis in [up, across] {
-                crops.push(if layout::axis_difference(b.phi, axis) <= SNAP_TOLERANCE {
-                    *b
-                } else {
-                    snapped(b, axis)
-                });
-            }
+            crops.extend([crop_along(b, up), crop_along(b, across)]);
         }
         // A box off both axes is usually a loose tile lying at an angle, not a called tile the
         // detector drew askew: a snapped crop shows it turned, which the classifier misreads,
@@ -1816,7 +1810,6 @@ impl Recognizer {
         let Some(face) = face else {
             return Ok(reading);
         };
-        let stacked = |r: &PhotoReading| r.layout.melds.iter().filter(|m| m.stacked).count();
         let mut added_boxes: Vec<RotatedBox> = Vec::new();
         'found: loop {
             for place in blank_stack_places(&reading, up) {
@@ -1839,8 +1832,7 @@ impl Recognizer {
                     continue;
                 }
                 let boxes = added.iter().map(|d| d.rotated).collect::<Vec<_>>();
-                let with_kan = reading.with_added_pair(&place, added);
-                if completes(&reading, &with_kan) && stacked(&with_kan) > stacked(&reading) {
+                if let Some(with_kan) = reading.with_pair_stacked(&place, added) {
                     reading = with_kan;
                     added_boxes.extend(boxes);
                     continue 'found;
@@ -2164,7 +2156,6 @@ impl Recognizer {
         mut reading: PhotoReading,
         up: f32,
     ) -> Result<PhotoReading, VisionError> {
-        let stacked = |r: &PhotoReading| r.layout.melds.iter().filter(|m| m.stacked).count();
         // Each added kan found lays the hand out again, and the places are measured again on it.
         'found: loop {
             let places = added_kan_places(&reading, up);
@@ -2195,8 +2186,7 @@ impl Recognizer {
                     d.scale(scale);
                     d.lay_as(true);
                 }
-                let with_kan = reading.with_added_pair(place, added);
-                if completes(&reading, &with_kan) && stacked(&with_kan) > stacked(&reading) {
+                if let Some(with_kan) = reading.with_pair_stacked(place, added) {
                     reading = with_kan;
                     continue 'found;
                 }
@@ -2528,13 +2518,18 @@ fn stack_places(
 /// The face colour (see [`picture::face_colour`]) of the box `b` of `image`, cropped along the
 /// hand's `up` axis as [`Recognizer::read_along`] crops it.
 fn face_colour_of(image: &Rgb, b: &RotatedBox, up: f32) -> [f32; 3] {
-    let along = if layout::axis_difference(b.phi, up) <= SNAP_TOLERANCE {
+    let crop = picture::crops(image, &[crop_along(b, up)]);
+    picture::face_colour(&crop, picture::face_value(&crop))
+}
+
+/// The box `b` cropped with its up axis along `axis`: as drawn up to [`SNAP_TOLERANCE`] off it,
+/// else snapped to it (see [`snapped`]).
+fn crop_along(b: &RotatedBox, axis: f32) -> RotatedBox {
+    if layout::axis_difference(b.phi, axis) <= SNAP_TOLERANCE {
         *b
     } else {
-        snapped(b, up)
-    };
-    let crop = picture::crops(image, &[along]);
-    picture::face_colour(&crop, picture::face_value(&crop))
+        snapped(b, axis)
+    }
 }
 
 /// Rounds of [`Recognizer::fill_row_gaps`]: a row may lack two tiles, found one at a time.
@@ -2755,6 +2750,18 @@ impl PhotoReading {
         let mut all = tiles.to_vec();
         all.push(extra);
         PhotoReading::lay_out(self.width, self.height, all)
+    }
+
+    /// The reading with `pair` in `place` (see [`PhotoReading::with_added_pair`]), when the
+    /// layout stacks it (one more stacked meld) and the hand stays complete as read.
+    fn with_pair_stacked(
+        &self,
+        place: &AddedKanPlace,
+        pair: Vec<Detection>,
+    ) -> Option<PhotoReading> {
+        let stacked = |r: &PhotoReading| r.layout.melds.iter().filter(|m| m.stacked).count();
+        let with_kan = self.with_added_pair(place, pair);
+        (completes(self, &with_kan) && stacked(&with_kan) > stacked(self)).then_some(with_kan)
     }
 
     /// This reading's tiles with `pair`, an added kan's stacked tiles read at `place`, in the
@@ -3376,28 +3383,23 @@ mod tests {
         assert!(added_kan_places(&white, up).is_empty());
         // Those are looked for apart (Recognizer::stack_blank_added_kans), on the called tile
         // only, either side of the row; never on a pon of another tile.
-        let blank = blank_stack_places(&white, up);
-        assert_eq!(
-            blank.iter().map(centres).collect::<Vec<_>>(),
-            places[..2].iter().map(centres).collect::<Vec<_>>()
-        );
-        assert!(blank
-            .iter()
-            .all(|p| Tile::plain(p.kind).to_string() == "5z"));
+        let on_the_called_tile = |found: &[AddedKanPlace], kind: &str| {
+            assert_eq!(
+                found.iter().map(centres).collect::<Vec<_>>(),
+                places[..2].iter().map(centres).collect::<Vec<_>>()
+            );
+            assert!(found
+                .iter()
+                .all(|p| Tile::plain(p.kind).to_string() == kind));
+        };
+        on_the_called_tile(&blank_stack_places(&white, up), "5z");
         assert!(blank_stack_places(&pon, up).is_empty());
         assert!(blank_stack_places(&hand_of("5z", true), up).is_empty());
         // The called tile read as another tile (a stacked pair's box reads so): the upright
         // tiles say the pon's kind, and it is looked for in the same places.
         let misread = hand_with("9p", "5p", false);
         assert!(misread.hand.as_ref().is_some_and(|h| h.complete));
-        let again = added_kan_places(&misread, up);
-        assert_eq!(
-            again.iter().map(centres).collect::<Vec<_>>(),
-            places[..2].iter().map(centres).collect::<Vec<_>>()
-        );
-        assert!(again
-            .iter()
-            .all(|p| Tile::plain(p.kind).to_string() == "9p"));
+        on_the_called_tile(&added_kan_places(&misread, up), "9p");
     }
 
     #[test]
