@@ -597,6 +597,7 @@ mod tests {
                 called: Some(1),
                 stacked: false,
                 closed_kan: false,
+                doubtful: false,
             }],
             dora: vec![14],
             unplaced: vec![],

@@ -27,6 +27,10 @@ pub struct MeldSpot {
     pub stacked: bool,
     /// Two face-down tiles: a closed kan.
     pub closed_kan: bool,
+    /// Whether the meld's kind was told only by its tiles' places, which fit another about as
+    /// well: a kan of four blank faces, closed or open (see [`blank_kan`]). Its tiles are
+    /// marked for the user to check.
+    pub doubtful: bool,
 }
 
 impl MeldSpot {
@@ -550,25 +554,46 @@ fn ivory_kan_backs(rest: &[usize], slots: &[Vec<usize>], detections: &[Detection
     }
 }
 
+/// What the places of four blank faces starting a meld run say of them.
+struct BlankKan {
+    /// A closed kan of white dragons between two ivory backs rather than an open kan of them.
+    closed: bool,
+    /// The places' misfit to that reading (closed, or open with that tile called) is not under
+    /// [`PLACES_CLEAR_RATIO`] times the next reading's.
+    doubtful: bool,
+}
+
 /// Whether four blank faces starting a meld run (`four`) are a closed kan of white dragons
-/// between two ivory backs rather than an open kan of them: the classifier reads a blank face
-/// the same both ways, so only the slots' places can show a sideways tile, and they fit none
-/// better than any (see [`placement_errors`]).
-fn blank_closed_kan(
+/// between two ivory backs rather than an open kan of them, or `None` where they are not four
+/// blank faces: the classifier reads a blank face the same both ways, so only the slots'
+/// places can show a sideways tile, and a closed kan's fit none better than any (see
+/// [`placement_errors`]).
+fn blank_kan(
     four: &[usize],
     slots: &[Vec<usize>],
     frame: &Frame,
     detections: &[Detection],
-) -> bool {
+) -> Option<BlankKan> {
     let blank = |s: &usize| slots[*s].len() == 1 && detections[slots[*s][0]].reads_blank();
     if four.len() != 4 || !four.iter().all(blank) {
-        return false;
+        return None;
     }
     let none = placement_error(four, slots, frame, None);
-    placement_errors(four, slots, frame)
-        .iter()
-        .all(|&e| none < e)
+    let called = placement_errors(four, slots, frame);
+    let mut fits: Vec<f32> = called.iter().copied().chain([none]).collect();
+    fits.sort_by(f32::total_cmp);
+    Some(BlankKan {
+        closed: called.iter().all(|&e| none < e),
+        doubtful: fits[0] >= PLACES_CLEAR_RATIO * fits[1],
+    })
 }
+
+/// How much better the places of a kan of four blank faces must fit one reading than the next
+/// for the layout to take it without a doubt. Measured on the held-out fixtures' 34 such kans:
+/// the three read wrong (two closed kans taken for open ones, one open for closed) have a
+/// misfit 0.56, 0.88 and 0.99 times the next reading's, and 25 of the 31 read right under half
+/// (the other six are flagged too).
+const PLACES_CLEAR_RATIO: f32 = 0.5;
 
 /// How strongly a tile looks sideways; without the two readings, the flag itself.
 fn sideways_evidence(d: &Detection) -> f32 {
@@ -697,7 +722,10 @@ fn split_melds(
         for i in ivory_kan_backs(rest, slots, detections) {
             detections[i].read_as_back();
         }
-        if rest.len() >= 4 && blank_closed_kan(&rest[..4], slots, frame, detections) {
+        let blank = (rest.len() >= 4)
+            .then(|| blank_kan(&rest[..4], slots, frame, detections))
+            .flatten();
+        if blank.as_ref().is_some_and(|b| b.closed) {
             for s in [rest[0], rest[3]] {
                 detections[slots[s][0]].read_as_back();
             }
@@ -753,6 +781,7 @@ fn split_melds(
                 tiles,
                 called,
                 stacked,
+                doubtful: size == 4 && blank.is_some_and(|b| b.doubtful),
             });
         }
         rest = &rest[size..];
@@ -910,6 +939,32 @@ fn backs_in_pon(spot: &MeldSpot, detections: &[Detection], kind: Kind) -> bool {
         .all(|&i| detections[i].probs[face] >= BACK_AS_FACE)
 }
 
+/// The face-up tiles of a meld spot that `tiles` (a [`meld_options`] reading: its faces in the
+/// spot's order, then its backs) reads as a face other than their top reading, one their crop
+/// gives under [`UNSUPPORTED_FACE`].
+fn forced_faces<'a>(
+    spot: &'a MeldSpot,
+    tiles: &'a [Tile],
+    detections: &'a [Detection],
+) -> impl Iterator<Item = usize> + 'a {
+    spot.tiles
+        .iter()
+        .copied()
+        .filter(|&i| detections[i].tile != Face::Back)
+        .zip(tiles)
+        .filter(|&(i, &t)| {
+            detections[i].tile != Face::Tile(t)
+                && detections[i].probs[Face::Tile(t).class()] < UNSUPPORTED_FACE
+        })
+        .map(|(i, _)| i)
+}
+
+/// The probability under which a face the decoding gives a meld's tile is one its crop all
+/// but rules out. Measured on the held-out fixtures: such changes the decoding makes to melds
+/// it reads right mostly give the face 1–40 % (a 1m read 2m in other art), and those of
+/// melds it reads wrong mostly under 1 %.
+const UNSUPPORTED_FACE: f32 = 0.01;
+
 /// See [`backs_in_pon`]: the least probability of a face a back in a pon must have.
 const BACK_AS_FACE: f32 = 0.01;
 
@@ -1027,6 +1082,19 @@ pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> 
         }
     }
     let mut uncertain: Vec<usize> = corrected.clone();
+    // A meld's best option need not be its tiles' top readings: three tiles read 5z 0p 5p
+    // make no meld and are laid as the pon 5p 0p 5p. A face its crop all but rules out is
+    // flagged (most such tiles are not what the layout took them for: the 5z was a closed
+    // kan's back); it is not counted in `corrected`, which the photo's later steps read as
+    // "the hand was not complete as read" and answer by looking for tiles the detector missed.
+    for (m, spot) in layout.melds.iter().enumerate() {
+        let s = n_concealed + m;
+        for i in forced_faces(spot, &slots[s].options[choice[s]].0, detections) {
+            if !uncertain.contains(&i) {
+                uncertain.push(i);
+            }
+        }
+    }
     for &i in concealed_ids
         .iter()
         .chain(layout.melds.iter().flat_map(|m| m.tiles.iter()))
@@ -1035,7 +1103,10 @@ pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> 
             uncertain.push(i);
         }
     }
-    for i in kan_doubts(layout, detections) {
+    for i in kan_doubts(layout, detections)
+        .into_iter()
+        .chain(doubtful_melds(layout))
+    {
         if !uncertain.contains(&i) {
             uncertain.push(i);
         }
@@ -1072,6 +1143,16 @@ fn kan_doubts(layout: &Layout, detections: &[Detection]) -> Vec<usize> {
         }
     }
     out
+}
+
+/// The tiles of the melds the layout could tell only by places that fit another reading
+/// about as well (see [`MeldSpot::doubtful`]).
+fn doubtful_melds(layout: &Layout) -> impl Iterator<Item = usize> + '_ {
+    layout
+        .melds
+        .iter()
+        .filter(|spot| spot.doubtful)
+        .flat_map(|spot| spot.tiles.iter().copied())
 }
 
 /// Best-first search over alternative readings: up to three slots changed, cheapest total
@@ -1232,6 +1313,7 @@ pub(crate) mod tests {
             called: Some(0),
             stacked: false,
             closed_kan: false,
+            doubtful: false,
         };
         let layout = Layout {
             melds: vec![pon.clone()],
@@ -1346,6 +1428,30 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn four_blank_faces_whose_places_fit_two_readings_alike_are_flagged() {
+        // Four white dragons after a chi, the gap between the second and third wider by
+        // `shift`: evenly spaced (0), a closed kan beyond doubt; by half what a called tile
+        // would make on both its sides (5), the second or the third called or none fit alike.
+        let read = |shift: f32| {
+            let mut d = row("456p789s11z", 0.0, 200.0);
+            let mut x = push_meld(&mut d, 8.0 * 31.0 + 30.0, "1m", &["2m", "3m"]) + 20.0;
+            for k in 0..4 {
+                d.push(det("5z", x, 200.0, false, 0.95, Some("back")));
+                x += if k == 1 { 31.0 + shift } else { 31.0 };
+            }
+            let layout = lay_out(&mut d);
+            let read = read_hand(&layout, &d).unwrap();
+            let kan = layout.melds[1].clone();
+            assert_eq!(kan.tiles.len(), 4, "{layout:?}");
+            let flagged = kan.tiles.iter().all(|i| read.uncertain.contains(i));
+            assert_eq!(flagged, kan.doubtful);
+            kan.doubtful
+        };
+        assert!(!read(0.0), "evenly spaced");
+        assert!(read(5.0), "the places fit three readings alike");
+    }
+
+    #[test]
     fn ivory_backs_read_as_white_dragons_are_backs_by_their_place() {
         // The hand's own two white dragons stay; the dead wall's blanks either side of the 7p
         // and the closed kan's ends are the backs of an ivory-backed set.
@@ -1437,6 +1543,26 @@ pub(crate) mod tests {
         let read = kan_less_one(0.3).expect("a hand");
         assert!(read.complete);
         assert_eq!(read.melds.len(), 1);
+    }
+
+    #[test]
+    fn a_meld_face_the_decoding_forces_is_flagged_one_it_could_be_is_not() {
+        // A closed kan's back read as a called white dragon beside 0p 5p: no meld reads so,
+        // and the pon of 5p it is laid as gives that tile a face its crop all but ruled out.
+        let read_with = |p: f32| {
+            let mut d = row("123m456p789s11z", 0.0, 200.0);
+            let x = 11.0 * 31.0 + 30.0;
+            d.push(det("5z", x + 5.0, 205.0, true, p, Some("5p")));
+            d.push(det("0p", x + 46.0, 200.0, false, 0.95, None));
+            d.push(det("5p", x + 77.0, 200.0, false, 0.95, None));
+            let layout = lay_out(&mut d);
+            let read = read_hand(&layout, &d).expect("a hand");
+            assert_eq!(read.notation(), "123m456p789s11z [5*05p]");
+            assert!(read.corrected.is_empty(), "{read:?}");
+            read.uncertain.contains(&11)
+        };
+        assert!(read_with(0.997), "a 5p its crop gave 0.3 % is flagged");
+        assert!(!read_with(0.95), "a 5p its crop gave 5 % is not");
     }
 
     #[test]
