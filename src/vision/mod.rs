@@ -1752,6 +1752,11 @@ impl Recognizer {
     /// than [`OFF_TINT`] off the faces' tint (see [`picture::tint_difference`]): clutter beside
     /// the hand (a card, a letter of the table's pattern) read as a tile. No hand constrains a
     /// dora indicator, so nothing else catches one, and each is a han per tile it points at.
+    ///
+    /// A white dragon is the bare face, no ink, so it is held to the closer [`BLANK_DORA_TINT`]
+    /// that [`Recognizer::find_blank_dora`] asks of one: of the held-out fixtures' faintly scored
+    /// white-dragon indicators, the real ones lay at most 0.021 off, the four false ones (pale
+    /// backs of the dead wall, a round chip on the table) 0.050-0.100.
     fn drop_off_tint_dora(
         &self,
         image: &Rgb,
@@ -1763,16 +1768,21 @@ impl Recognizer {
         let Some(face) = face else {
             return reading;
         };
-        let off_tint = |b: &RotatedBox| {
-            let colour = face_colour_of(image, &b.scaled(1.0 / scale), up);
-            picture::tint_difference(colour, face) > OFF_TINT
+        let off_tint = |d: &Detection| {
+            let colour = face_colour_of(image, &d.rotated.scaled(1.0 / scale), up);
+            let limit = if d.reads_blank() {
+                BLANK_DORA_TINT
+            } else {
+                OFF_TINT
+            };
+            picture::tint_difference(colour, face) > limit
         };
         let off: Vec<RotatedBox> = reading
             .layout
             .dora
             .iter()
             .map(|&i| &reading.tiles[i])
-            .filter(|d| d.detector_score < OFF_TINT_SCORE && off_tint(&d.rotated))
+            .filter(|d| d.detector_score < OFF_TINT_SCORE && off_tint(d))
             .map(|d| d.rotated)
             .collect();
         if off.is_empty() {
