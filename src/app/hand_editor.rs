@@ -20,6 +20,8 @@ pub struct EditableHand {
     /// Parallel to `melds`.
     pub meld_uncertain: Vec<bool>,
     pub dora: Vec<Tile>,
+    /// Parallel to `dora`.
+    pub dora_uncertain: Vec<bool>,
     pub ura: Vec<Tile>,
 }
 
@@ -44,12 +46,15 @@ impl EditableHand {
             .map(|m| m.tiles.iter().any(doubt))
             .collect();
         meld_uncertain.resize(read.melds.len(), false);
+        let mut dora_uncertain: Vec<bool> = reading.dora_ids().iter().map(doubt).collect();
+        dora_uncertain.resize(read.dora_indicators.len(), false);
         Some(EditableHand {
             concealed: read.concealed.clone(),
             uncertain,
             melds: read.melds.clone(),
             meld_uncertain,
             dora: read.dora_indicators.clone(),
+            dora_uncertain,
             ura: Vec::new(),
         })
     }
@@ -63,6 +68,7 @@ impl EditableHand {
             concealed: parsed.tiles,
             melds: parsed.melds,
             dora: Vec::new(),
+            dora_uncertain: Vec::new(),
             ura: Vec::new(),
         })
     }
@@ -87,12 +93,14 @@ impl EditableHand {
         self.uncertain
             .iter()
             .chain(&self.meld_uncertain)
+            .chain(&self.dora_uncertain)
             .any(|&u| u)
     }
 
     fn sync_flags(&mut self) {
         self.uncertain.resize(self.concealed.len(), false);
         self.meld_uncertain.resize(self.melds.len(), false);
+        self.dora_uncertain.resize(self.dora.len(), false);
     }
 }
 
@@ -170,7 +178,7 @@ impl HandEditor {
         };
         match target {
             PaletteTarget::Concealed(i) => set(&mut hand.concealed, Some(&mut hand.uncertain), i),
-            PaletteTarget::Dora(i) => set(&mut hand.dora, None, i),
+            PaletteTarget::Dora(i) => set(&mut hand.dora, Some(&mut hand.dora_uncertain), i),
             PaletteTarget::Ura(i) => set(&mut hand.ura, None, i),
             PaletteTarget::AddConcealed => {
                 // A tile added goes before the winning tile, which stays last.
@@ -330,6 +338,7 @@ impl HandEditor {
                         Ok(mut parsed) => {
                             if let Some(old) = &self.hand {
                                 parsed.dora = old.dora.clone();
+                                parsed.dora_uncertain = old.dora_uncertain.clone();
                                 parsed.ura = old.ura.clone();
                             }
                             self.hand = Some(parsed);
@@ -473,9 +482,9 @@ impl HandEditor {
                     PaletteTarget::Dora(i)
                 };
                 let look = TileLook {
+                    uncertain: !ura && hand.dora_uncertain.get(i).copied().unwrap_or(false),
                     selected: self.palette == Some(target),
                     height: TILE_H * 0.8,
-                    ..TileLook::default()
                 };
                 if tile_button(ui, textures, &tile.to_string(), &label, look).clicked() {
                     open = Some(target);
@@ -614,8 +623,9 @@ mod tests {
                 win: parse_tile("2z").unwrap(),
                 win_set_apart: true,
                 dora_indicators: vec![parse_tile("1p").unwrap()],
-                // The 5p and the winning 2z are doubtful, and one tile of the pon.
-                uncertain: vec![7, 13, 2],
+                // The 5p and the winning 2z are doubtful, one tile of the pon, and the
+                // dora indicator.
+                uncertain: vec![7, 13, 2, 14],
                 corrected: vec![],
                 complete: true,
             }),
@@ -628,7 +638,33 @@ mod tests {
         assert_eq!(editable.meld_uncertain, [true]);
         assert!(editable.has_doubts());
         assert_eq!(editable.dora, [parse_tile("1p").unwrap()]);
+        assert_eq!(editable.dora_uncertain, [true]);
         assert_eq!(editable.win(), Some(parse_tile("2z").unwrap()));
+    }
+
+    #[test]
+    fn a_doubted_dora_indicator_set_by_hand_is_no_longer_doubted() {
+        let mut hand = EditableHand::parse("123m456p789s11z22z").unwrap();
+        hand.dora = vec![parse_tile("8p").unwrap(), parse_tile("3m").unwrap()];
+        hand.dora_uncertain = vec![true, false];
+        let mut ed = HandEditor::default();
+        ed.load(Some(hand));
+        assert!(ed.hand.as_ref().unwrap().has_doubts());
+        ed.apply(PaletteTarget::Dora(0), Some(parse_tile("2p").unwrap()));
+        let hand = ed.hand.as_ref().unwrap();
+        assert_eq!(
+            hand.dora,
+            [parse_tile("2p").unwrap(), parse_tile("3m").unwrap()]
+        );
+        assert_eq!(hand.dora_uncertain, [false, false]);
+        assert!(!hand.has_doubts());
+        // Removing an indicator removes its flag with it.
+        let mut hand = EditableHand::parse("123m456p789s11z22z").unwrap();
+        hand.dora = vec![parse_tile("8p").unwrap(), parse_tile("3m").unwrap()];
+        hand.dora_uncertain = vec![false, true];
+        ed.load(Some(hand));
+        ed.apply(PaletteTarget::Dora(0), None);
+        assert_eq!(ed.hand.as_ref().unwrap().dora_uncertain, [true]);
     }
 
     #[test]

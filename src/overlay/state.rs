@@ -276,21 +276,19 @@ impl HandView {
                     MeldView::new(meld, &flags)
                 })
                 .collect();
-        let dora_ids: Vec<usize> = layout
-            .dora
-            .iter()
-            .copied()
-            .filter(|&i| reading.tiles.get(i).is_some_and(|d| d.tile != Face::Back))
-            .collect();
+        let dora_ids = reading.dora_ids();
         let dora_indicators = hand
             .dora_indicators
             .iter()
             .enumerate()
             .map(|(k, &t)| {
-                let low = dora_ids
-                    .get(k)
-                    .and_then(|&i| reading.tiles.get(i))
-                    .is_some_and(|d| d.confidence < UNCERTAIN_BELOW);
+                let low = dora_ids.get(k).is_some_and(|&i| {
+                    doubtful(i)
+                        || reading
+                            .tiles
+                            .get(i)
+                            .is_some_and(|d| d.confidence < UNCERTAIN_BELOW)
+                });
                 TileView::new(t, low)
             })
             .collect();
