@@ -476,6 +476,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_doubted_dora_indicator_is_marked_uncertain() {
+        use crate::notation::parse_tile;
+        use crate::vision::layout::{Layout, ReadHand};
+        // Detection indices: the concealed tiles 0-12, the winning tile 13, two dora
+        // indicators 14 and 15, the second doubted (a face far off the tiles' tint).
+        let hand = crate::notation::parse_hand("123m456p789s1122z").unwrap();
+        let reading = PhotoReading {
+            width: 100,
+            height: 100,
+            tiles: Vec::new(),
+            layout: Layout {
+                concealed: (0..13).collect(),
+                win: Some(13),
+                melds: vec![],
+                dora: vec![14, 15],
+                unplaced: vec![],
+            },
+            hand: Some(ReadHand {
+                concealed: hand.tiles.clone(),
+                melds: vec![],
+                win: parse_tile("2z").unwrap(),
+                win_set_apart: false,
+                dora_indicators: vec![parse_tile("3m").unwrap(), parse_tile("8p").unwrap()],
+                uncertain: vec![15],
+                corrected: vec![],
+                complete: true,
+            }),
+        };
+        let view = HandView::from_reading(&reading).unwrap();
+        let doubts: Vec<(&str, bool)> = view
+            .dora_indicators
+            .iter()
+            .map(|t| (t.tile.as_str(), t.uncertain))
+            .collect();
+        assert_eq!(doubts, [("3m", false), ("8p", true)]);
+    }
+
+    #[test]
     fn formats_rfc3339() {
         assert_eq!(rfc3339(0, 0), "1970-01-01T00:00:00.000Z");
         assert_eq!(rfc3339(951_782_400, 5), "2000-02-29T00:00:00.005Z");
