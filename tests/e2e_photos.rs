@@ -805,6 +805,15 @@ fn a_kan_of_blank_faces_its_places_do_not_tell_is_flagged() {
     assert_regressions_never_wrong_unflagged(&["alt27-10-", "alt43-06-"]);
 }
 
+/// A grid of black keys on the table read as a 6s indicator the detector scored 0.44 (seed 13's
+/// 09): grey, it has no tint to tell it by (0.03 off the faces'), but it is under a third as
+/// light as the faces. Read exactly since an indicator scored under 0.5 and under 0.45 of the
+/// faces' lightness is dropped (`DARK_DORA`).
+#[test]
+fn dark_clutter_is_no_dora_indicator() {
+    assert_regressions_read_exactly(&["seed13-09-"]);
+}
+
 /// A black card with a grid beside the dead wall read as an 8p indicator, which the detector
 /// scored 0.60 (other art 9's 03): 0.41 off the faces' tint, it was kept as an indicator and
 /// added a han the hand did not have (9 han for 8) without a word. Still read so, it is now
