@@ -1759,14 +1759,16 @@ impl Recognizer {
     /// the hand (a card, a letter of the table's pattern) read as a tile. No hand constrains a
     /// dora indicator, so nothing else catches one, and each is a han per tile it points at.
     ///
-    /// A white dragon is the bare face, no ink, so it is held to the closer [`BLANK_DORA_TINT`]
-    /// that [`Recognizer::find_blank_dora`] asks of one: of the held-out fixtures' faintly scored
-    /// white-dragon indicators, the real ones lay at most 0.021 off, the four false ones (pale
-    /// backs of the dead wall, a round chip on the table) 0.050-0.100.
+    /// A white dragon is held to the same 0.15: the pale backs and the chip read as white dragon
+    /// indicators in four held-out fixtures lay 0.050-0.100 off and the FluffyStuff white
+    /// dragons under 0.021, but the framed white dragons of real Chinese sets (the camerash
+    /// photos) lay 0.004-0.066 off, so a closer limit would drop real ones.
     ///
     /// Grey and black clutter (a keyboard's keys) has no tint to tell it by, but is darker than
     /// the faces: an indicator whose face is under [`DARK_DORA`] of the faces' lightness is
-    /// dropped too.
+    /// dropped too, and so is one not of the tiles' size ([`FAINT_SIZE`], as a faint box kept
+    /// as a tile must be): a die read as a 2s, 0.56 of the tiles' long side, where the real
+    /// indicators of the held-out fixtures were 0.70-1.10.
     fn drop_off_tint_dora(
         &self,
         image: &Rgb,
@@ -1778,21 +1780,19 @@ impl Recognizer {
         let Some(face) = face else {
             return reading;
         };
-        let off_tint = |d: &Detection| {
-            let limit = if d.reads_blank() {
-                BLANK_DORA_TINT
-            } else {
-                OFF_TINT
-            };
+        let off_colour = |d: &Detection| {
             let off = face_off(image, scale, up, face, d);
-            off.tint > limit || off.light < DARK_DORA
+            off.tint > OFF_TINT || off.light < DARK_DORA
         };
+        let tile_sized = tile_sized(&reading.tiles);
         let off: Vec<RotatedBox> = reading
             .layout
             .dora
             .iter()
             .map(|&i| &reading.tiles[i])
-            .filter(|d| d.detector_score < OFF_TINT_SCORE && off_tint(d))
+            .filter(|d| {
+                d.detector_score < OFF_TINT_SCORE && (off_colour(d) || !tile_sized(&d.rotated))
+            })
             .map(|d| d.rotated)
             .collect();
         if off.is_empty() {
