@@ -804,6 +804,15 @@ fn dark_clutter_is_no_dora_indicator() {
     assert_regressions_read_exactly(&["seed13-09-"]);
 }
 
+/// A dead wall of coloured backs whose only face up is a white dragon, read as a back like its
+/// neighbours (other art 72's 08, 4,200 for 9,600 without a word; seed 113's 04): no indicator
+/// was read, so the dead wall's backs were not looked at again. Read exactly since they are,
+/// whether or not another indicator was read (`Recognizer::find_blank_dora_among_backs`).
+#[test]
+fn a_lone_white_dragon_indicator_read_as_a_back_is_found() {
+    assert_regressions_read_exactly(&["alt72-08-", "seed113-04-"]);
+}
+
 /// A die beside the hand read as a 2s indicator the detector scored 0.40 (seed 105's 09): white
 /// with black pips, it has the faces' tint and lightness, but its side is 0.56 of the tiles'.
 /// Read exactly since an indicator scored under 0.5 and not of the tiles' size is dropped

@@ -1870,8 +1870,10 @@ impl Recognizer {
         Ok(reading)
     }
 
-    /// A complete hand read without a dora indicator: the first faint box (best first, see
-    /// [`FAINT_TRIED`]) read as a face (not a back) at least [`LONE_DORA_SURE`] sure, of the
+    /// A dora indicator a complete hand was read without: a white dragon among the dead wall's
+    /// backs (see [`Recognizer::find_blank_dora_among_backs`]); else, when no indicator was
+    /// read at all, the first faint box (best first, see [`FAINT_TRIED`]) read as a face (not
+    /// a back) at least [`LONE_DORA_SURE`] sure, of the
     /// read tiles' size, of their face colour (see [`BLANK_DORA_TINT`]), and laid out as a dora
     /// indicator with the hand unchanged, is the indicator.
     ///
@@ -1897,10 +1899,10 @@ impl Recognizer {
         if floor <= 0.0 || !complete {
             return Ok(reading);
         }
-        if !reading.layout.dora.is_empty() {
-            return self.find_blank_dora_among_backs(image, scale, reading, up, face);
-        }
-        if faint.is_empty() {
+        // The dead wall's backs first, whether other indicators were read beside them or none
+        // was (a wall of coloured backs with a white dragon among them, read as a back too).
+        let reading = self.find_blank_dora_among_backs(image, scale, reading, up, face)?;
+        if !reading.layout.dora.is_empty() || faint.is_empty() {
             return Ok(reading);
         }
         let tile_sized = tile_sized(&reading.tiles);
@@ -1953,8 +1955,10 @@ impl Recognizer {
         Ok(reading.with_one_more_dora(candidates))
     }
 
-    /// A white dragon indicator read as a back of the dead wall beside the other indicators:
-    /// of the backs left out of the hand, read again, the one alone in having the faces' tint
+    /// A white dragon indicator read as a back of the dead wall, beside the other indicators or
+    /// with none read (until 2026-11-27 only beside others: three held-out fixtures whose only
+    /// indicator was a white dragon among coloured backs were scored without it, one without a
+    /// word): of the backs left out of the hand, read again, the one alone in having the faces' tint
     /// (within [`BLANK_DORA_TINT`]) and reading as a blank (a back or a white dragon) at least
     /// [`BLANK_DORA_SURE`] sure is taken for a white dragon when it lays out as one more dora
     /// indicator with the hand unchanged.
