@@ -799,8 +799,11 @@ pub struct ReadHand {
     /// is assumed).
     pub win_set_apart: bool,
     pub dora_indicators: Vec<Tile>,
-    /// Detection indices whose reading is doubtful (low confidence, changed by decoding, or a
-    /// face-up tile left out of the hand, with any pon of its kind: see `kan_doubts`).
+    /// Detection indices whose reading is doubtful (low confidence, changed by decoding, a
+    /// meld's face its crop all but ruled out, a face-up tile left out of the hand with any
+    /// pon of its kind, a kan of blank faces its places do not tell; the photo's later steps
+    /// add an added kan's pair found by its places and a dora indicator far off the faces'
+    /// tint).
     pub uncertain: Vec<usize>,
     /// Detection indices the hand-aware decoding changed from the top reading (a concealed
     /// tile read as a back included: it is read as a face).
@@ -828,6 +831,13 @@ impl ReadHand {
 
 /// Confidence under which a tile is flagged for the user to check.
 pub const UNCERTAIN_BELOW: f32 = 0.6;
+
+/// Adds detection `i` to `uncertain` (see [`ReadHand::uncertain`]) unless it is there already.
+pub(crate) fn doubt(uncertain: &mut Vec<usize>, i: usize) {
+    if !uncertain.contains(&i) {
+        uncertain.push(i);
+    }
+}
 
 /// Per-slot reading candidates: (tiles assigned, cost in −log probability).
 struct Slot {
@@ -1090,26 +1100,22 @@ pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> 
     for (m, spot) in layout.melds.iter().enumerate() {
         let s = n_concealed + m;
         for i in forced_faces(spot, &slots[s].options[choice[s]].0, detections) {
-            if !uncertain.contains(&i) {
-                uncertain.push(i);
-            }
+            doubt(&mut uncertain, i);
         }
     }
     for &i in concealed_ids
         .iter()
         .chain(layout.melds.iter().flat_map(|m| m.tiles.iter()))
     {
-        if detections[i].confidence < UNCERTAIN_BELOW && !uncertain.contains(&i) {
-            uncertain.push(i);
+        if detections[i].confidence < UNCERTAIN_BELOW {
+            doubt(&mut uncertain, i);
         }
     }
     for i in kan_doubts(layout, detections)
         .into_iter()
         .chain(doubtful_melds(layout))
     {
-        if !uncertain.contains(&i) {
-            uncertain.push(i);
-        }
+        doubt(&mut uncertain, i);
     }
     let win = *concealed.last()?;
     Some(ReadHand {

@@ -1862,8 +1862,8 @@ impl Recognizer {
         }
         if let Some(hand) = reading.hand.as_mut() {
             for (i, d) in reading.tiles.iter().enumerate() {
-                if added_boxes.contains(&d.rotated) && !hand.uncertain.contains(&i) {
-                    hand.uncertain.push(i);
+                if added_boxes.contains(&d.rotated) {
+                    layout::doubt(&mut hand.uncertain, i);
                 }
             }
         }
@@ -1873,9 +1873,8 @@ impl Recognizer {
     /// A dora indicator a complete hand was read without: a white dragon among the dead wall's
     /// backs (see [`Recognizer::find_blank_dora_among_backs`]); else, when no indicator was
     /// read at all, the first faint box (best first, see [`FAINT_TRIED`]) read as a face (not
-    /// a back) at least [`LONE_DORA_SURE`] sure, of the
-    /// read tiles' size, of their face colour (see [`BLANK_DORA_TINT`]), and laid out as a dora
-    /// indicator with the hand unchanged, is the indicator.
+    /// a back) at least [`LONE_DORA_SURE`] sure, of the read tiles' size, of their face colour
+    /// (see [`BLANK_DORA_TINT`]), and laid out as a dora indicator with the hand unchanged.
     ///
     /// The detector scores a white dragon shown alone above the hand as low as 0.05-0.2 (a
     /// blank ivory rectangle, with no tile beside it), while among other indicators it scores
@@ -1956,12 +1955,12 @@ impl Recognizer {
     }
 
     /// A white dragon indicator read as a back of the dead wall, beside the other indicators or
-    /// with none read (until 2026-11-27 only beside others: three held-out fixtures whose only
-    /// indicator was a white dragon among coloured backs were scored without it, one without a
-    /// word): of the backs left out of the hand, read again, the one alone in having the faces' tint
-    /// (within [`BLANK_DORA_TINT`]) and reading as a blank (a back or a white dragon) at least
-    /// [`BLANK_DORA_SURE`] sure is taken for a white dragon when it lays out as one more dora
-    /// indicator with the hand unchanged.
+    /// with none read: of the backs left out of the hand, read again, the one alone in having
+    /// the faces' tint (within [`BLANK_DORA_TINT`]) and reading as a blank (a back or a white
+    /// dragon) at least [`BLANK_DORA_SURE`] sure is taken for a white dragon when it lays out
+    /// as one more dora indicator with the hand unchanged. Until 2026-11-27 it was looked for
+    /// only beside other indicators: three held-out fixtures whose only indicator was a white
+    /// dragon among coloured backs were scored without it, one without a word.
     ///
     /// The classifier reads a blank ivory face as a back as readily as a white dragon; the
     /// dead wall's backs of a set with coloured backs differ from the faces in tint, and in a
@@ -2560,9 +2559,9 @@ fn face_off(image: &Rgb, scale: f32, up: f32, face: [f32; 3], d: &Detection) -> 
 /// Marks uncertain each dora indicator more than [`OFF_TINT`] off the faces' tint that
 /// [`Recognizer::drop_off_tint_dora`] kept, the detector having scored it surely: no hand
 /// constrains an indicator, so the user is asked to check one that looks unlike the tiles. On
-/// the held-out fixtures: a black card read as an 8p indicator (0.41 off, scored 0.60, two han
-/// the hand did not have) and a corner of the table read as a 9p (0.35, 0.56), both trusted
-/// before; of the 6,345 real indicators, 4, all 9p, whose pips fill the face (0.17-0.30).
+/// the held-out fixtures: black cards with a grid read as an 8p indicator (0.41 off, scored
+/// 0.60, a han the hand did not have) and as a 9p (0.35, 0.56), both trusted before; of the
+/// 6,345 real indicators, 4, all 9p, whose pips fill the face (0.17-0.30).
 fn flag_off_tint_dora(
     image: &Rgb,
     scale: f32,
@@ -2574,10 +2573,8 @@ fn flag_off_tint_dora(
         return reading;
     };
     for &i in &reading.layout.dora {
-        if face_off(image, scale, up, face, &reading.tiles[i]).tint > OFF_TINT
-            && !hand.uncertain.contains(&i)
-        {
-            hand.uncertain.push(i);
+        if face_off(image, scale, up, face, &reading.tiles[i]).tint > OFF_TINT {
+            layout::doubt(&mut hand.uncertain, i);
         }
     }
     reading
