@@ -525,6 +525,17 @@ fn assert_regressions_read_exactly(prefixes: &[&str]) -> Vec<Outcome> {
     outcomes
 }
 
+/// Melds whose gaps were measured wrong, so that the runs between the gaps split into no
+/// melds: in seed 127's 04 the box over a chi's called 8s covers only its left part, so it
+/// joined the chi 2-3-4m before it and left 7s-9s alone; in seed 73's 06 a pon of 1m ran into
+/// a pon of 9p, whose copies look alike a quarter turned and were read upright. Both were
+/// scored as no hand before the meld runs were cut again as a whole, at the widest gaps into
+/// melds their faces can be (`layout::meld_sizes`); now exactly.
+#[test]
+fn melds_cut_at_a_gap_measured_wrong_are_read() {
+    assert_regressions_read_exactly(&["seed127-04-", "seed73-06-"]);
+}
+
 /// In each the detector drew a box over each half of a called (sideways) 4p, and each half
 /// reads as an upright 2p. Before the two halves were joined into one box
 /// (`Recognizer::join_tile_parts`), all three were read wrong (a 2p for the called 4p, or a

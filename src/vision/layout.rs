@@ -526,10 +526,88 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
             _ => meld_runs.push(group.clone()),
         }
     }
+    let sizes = |run: &[usize]| meld_sizes(run, &gaps, &slots, detections);
+    if !meld_runs.iter().all(|run| sizes(run).is_some()) {
+        let all: Vec<usize> = meld_runs.concat();
+        if let Some(sizes) = sizes(&all) {
+            meld_runs = sizes
+                .iter()
+                .scan(0, |start, &size| {
+                    *start += size;
+                    Some(all[*start - size..*start].to_vec())
+                })
+                .collect();
+        }
+    }
     for run in &meld_runs {
         split_melds(run, &slots, &frame, detections, &mut layout);
     }
     layout
+}
+
+/// The sizes of the melds a run of meld slots splits into, every slot placed and every meld
+/// one its top readings can be, the cuts at the widest gaps (`gaps[s]`: before slot `s`), or
+/// `None` where it cannot split so. A kan is four slots with two blank faces or backs, or four
+/// copies of one face; a pon or chi three slots that show a called tile (read sideways, or a
+/// face alike a quarter turned, whose way the classifier cannot tell).
+///
+/// A gap measured wrong (a sideways tile's box over only part of it, seed 127's 04) cuts a
+/// meld from its neighbour or joins it to one; the runs are then cut again as a whole.
+fn meld_sizes(
+    run: &[usize],
+    gaps: &[f32],
+    slots: &[Vec<usize>],
+    detections: &[Detection],
+) -> Option<Vec<usize>> {
+    let first = |s: usize| &detections[slots[s][0]];
+    let kinds = |chunk: &[usize]| -> Option<Vec<Kind>> {
+        chunk.iter().map(|&s| first(s).tile.kind()).collect()
+    };
+    let one_kind = |kinds: &[Kind]| kinds.iter().all(|&k| k == kinds[0]);
+    let can_be = |chunk: &[usize]| match chunk.len() {
+        4 => {
+            let blank = chunk
+                .iter()
+                .filter(|&&s| first(s).tile == Face::Back || first(s).reads_blank())
+                .count();
+            blank >= 2 || kinds(chunk).is_some_and(|k| one_kind(&k))
+        }
+        _ => {
+            let called = chunk
+                .iter()
+                .any(|&s| first(s).sideways || first(s).tile.looks_alike_turned());
+            called && kinds(chunk).is_some_and(|k| one_kind(&k) || is_sequence(&k))
+        }
+    };
+    // The gaps inside a meld, summed: the fewer and narrower, the likelier the cut.
+    let inside = |chunk: &[usize]| chunk[1..].iter().map(|&s| gaps[s].max(0.0)).sum::<f32>();
+    // best[n]: the least cost of splitting the first n slots, and the last meld's size.
+    let mut best: Vec<Option<(f32, usize)>> = vec![None; run.len() + 1];
+    best[0] = Some((0.0, 0));
+    for n in 3..=run.len() {
+        for size in [3, 4] {
+            let Some((before, _)) = n.checked_sub(size).and_then(|m| best[m]) else {
+                continue;
+            };
+            let chunk = &run[n - size..n];
+            if !can_be(chunk) {
+                continue;
+            }
+            let cost = before + inside(chunk);
+            if best[n].is_none_or(|(c, _)| cost < c) {
+                best[n] = Some((cost, size));
+            }
+        }
+    }
+    let mut sizes = Vec::new();
+    let mut n = run.len();
+    while n > 0 {
+        let (_, size) = best[n]?;
+        sizes.push(size);
+        n -= size;
+    }
+    sizes.reverse();
+    Some(sizes)
 }
 
 /// The ends of a closed kan whose ivory backs read as white dragons: no meld starts with a
@@ -1919,6 +1997,52 @@ pub(crate) mod tests {
         assert_eq!(layout.melds[0].called, Some(2));
         let read = read_hand(&layout, &d).unwrap();
         assert_eq!(read.notation(), "456p123789s11z [222*m]");
+    }
+
+    #[test]
+    fn melds_cut_at_a_gap_measured_wrong_are_cut_again_as_a_whole() {
+        let mut d = row("123m456p11z", 0.0, 200.0);
+        let x = push_meld(&mut d, 8.0 * 31.0 + 30.0, "2m", &["2m", "2m"]);
+        // The called 8s's box covers only its left part (seed 127's 04): it sits against the
+        // pon, and its chi's upright tiles half a tile off it.
+        d.push(det("8s", x + 5.0, 205.0, true, 0.95, None));
+        for (k, face) in ["7s", "9s"].iter().enumerate() {
+            d.push(det(
+                face,
+                x + 55.0 + 31.0 * k as f32,
+                200.0,
+                false,
+                0.95,
+                None,
+            ));
+        }
+        let layout = lay_out(&mut d);
+        assert!(layout.unplaced.is_empty(), "{layout:?}");
+        let read = read_hand(&layout, &d).unwrap();
+        assert!(read.complete);
+        assert_eq!(read.notation(), "123m456p11z [2*22m] [8*79s]");
+    }
+
+    #[test]
+    fn melds_are_not_cut_again_into_ones_their_faces_cannot_be() {
+        // As above, but the chi's 9s is read as a 6p: no cut makes three melds of these faces,
+        // so the tiles that fit none stay unplaced for the hand-aware decoding and the user.
+        let mut d = row("123m456p11z", 0.0, 200.0);
+        let x = push_meld(&mut d, 8.0 * 31.0 + 30.0, "2m", &["2m", "2m"]);
+        d.push(det("8s", x + 5.0, 205.0, true, 0.95, None));
+        for (k, face) in ["7s", "6p"].iter().enumerate() {
+            d.push(det(
+                face,
+                x + 55.0 + 31.0 * k as f32,
+                200.0,
+                false,
+                0.95,
+                None,
+            ));
+        }
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.melds.len(), 1, "{layout:?}");
+        assert_eq!(layout.unplaced.len(), 3, "{layout:?}");
     }
 
     #[test]
