@@ -536,6 +536,16 @@ fn melds_cut_at_a_gap_measured_wrong_are_read() {
     assert_regressions_read_exactly(&["seed127-04-", "seed73-06-"]);
 }
 
+/// A closed hand whose winning tile is set apart, and a gap measured wrong before the pair's
+/// first tile (seed 107's 18, a far shot): the first lone tile was taken for the winning tile
+/// and the real one, alone after it, for a meld too short to be one, so the hand read one tile
+/// short. Since fewer than three tiles after a set-apart tile are no meld (the last lone tile
+/// is then the winning one), it is read exactly.
+#[test]
+fn a_lone_tile_after_a_set_apart_one_is_the_winning_tile() {
+    assert_regressions_read_exactly(&["seed107-18-"]);
+}
+
 /// In each the detector drew a box over each half of a called (sideways) 4p, and each half
 /// reads as an upright 2p. Before the two halves were joined into one box
 /// (`Recognizer::join_tile_parts`), all three were read wrong (a 2p for the called 4p, or a

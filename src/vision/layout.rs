@@ -475,8 +475,12 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
         concealed <= 14 && (14 - concealed) % 3 == 0 && (3 * melds..=4 * melds).contains(&melded)
     };
     // A lone tile right after the first run is the winning tile set apart, and what follows
-    // it can only be melds; a pon next to the concealed run fits the count either way.
-    let after_win = (groups.len() > 2 && tiles_in(&groups[1..2]) == 1).then_some(2);
+    // it can only be melds; a pon next to the concealed run fits the count either way. Fewer
+    // than three tiles after it are no meld: a gap measured wrong cut the concealed run, and
+    // the last lone tile is the winning one (seed 107's 18).
+    let after_win =
+        (groups.len() > 2 && tiles_in(&groups[1..2]) == 1 && tiles_in(&groups[2..]) >= 3)
+            .then_some(2);
     let marked = marked.max(1);
     let meld_start = after_win.unwrap_or(if fits(marked) {
         marked
@@ -1953,6 +1957,22 @@ pub(crate) mod tests {
         assert_eq!(layout.win, None, "{layout:?}");
         let read = read_hand(&layout, &d).unwrap();
         assert!(!read.win_set_apart);
+    }
+
+    #[test]
+    fn a_lone_tile_after_a_set_apart_one_is_the_winning_tile() {
+        // Twelve tiles, a gap measured wrong (0.4 tiles), the pair's first 2z, the real gap
+        // and the winning 2z: one tile after a set-apart tile is no meld.
+        let mut d = row("123m456p789s111z", 0.0, 200.0);
+        for x in [383.0, 425.0] {
+            d.push(det("2z", x, 200.0, false, 0.95, None));
+        }
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.concealed.len(), 13, "{layout:?}");
+        assert_eq!(layout.win, Some(13), "{layout:?}");
+        assert!(layout.unplaced.is_empty(), "{layout:?}");
+        let read = read_hand(&layout, &d).unwrap();
+        assert!(read.complete && read.win_set_apart);
     }
 
     #[test]
