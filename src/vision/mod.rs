@@ -2569,10 +2569,12 @@ fn flag_off_tint_dora(
     up: f32,
     face: Option<[f32; 3]>,
 ) -> PhotoReading {
+    // The face-down tiles the layout left among the indicators indicate nothing.
+    let indicators = reading.dora_ids();
     let (Some(face), Some(hand)) = (face, reading.hand.as_mut()) else {
         return reading;
     };
-    for &i in &reading.layout.dora {
+    for i in indicators {
         if face_off(image, scale, up, face, &reading.tiles[i]).tint > OFF_TINT {
             layout::doubt(&mut hand.uncertain, i);
         }
