@@ -546,6 +546,16 @@ fn a_lone_tile_after_a_set_apart_one_is_the_winning_tile() {
     assert_regressions_read_exactly(&["seed107-18-"]);
 }
 
+/// A concealed tile whose neighbour's box was drawn off it, over part of it (seed 97's 12: a
+/// 3s's box over half the 4s beside it; 112's 13: the same with a 3s and a 4s in dim light):
+/// the two boxes overlapped like a second box over one tile, and the 4s, scored lower, was
+/// dropped, so the hand read one tile short. Since two upright boxes of different faces whose
+/// neighbours leave room for both are both kept (`layout::drop_doubled`), both read exactly.
+#[test]
+fn a_box_drawn_over_part_of_the_next_tile_is_no_second_box() {
+    assert_regressions_read_exactly(&["seed97-12-", "seed112-13-"]);
+}
+
 /// In each the detector drew a box over each half of a called (sideways) 4p, and each half
 /// reads as an upright 2p. Before the two halves were joined into one box
 /// (`Recognizer::join_tile_parts`), all three were read wrong (a 2p for the called 4p, or a
