@@ -556,6 +556,25 @@ fn a_box_drawn_over_part_of_the_next_tile_is_no_second_box() {
     assert_regressions_read_exactly(&["seed97-12-", "seed112-13-"]);
 }
 
+/// A concealed run that lost two of its four tiles to the detector (seed 88's 10: the first 9p
+/// and a 6s had no box), so that one concealed tile was left: with fewer than two the row's
+/// gaps were not read at all, as with every hand of four melds. Since the row's line and pitch
+/// are then taken from neighbouring upright tiles within the melds (`row_gap_places`), both
+/// missing tiles are read in its gaps, and the hand exactly.
+#[test]
+fn a_row_with_one_concealed_tile_left_is_read_for_missing_tiles() {
+    assert_regressions_read_exactly(&["seed88-10-"]);
+}
+
+/// An added kan of 9s with two tiles the detector drew no box over (seed 83's 10): reading the
+/// row's gap found one and made a pon of the other three, a complete hand scored without the
+/// kan (4,800 for 8,300). Still read so, it is flagged, since a pon with a tile read where no
+/// box was drawn is marked uncertain (`layout::kan_doubts`). A score is never wrong unflagged.
+#[test]
+fn a_pon_with_a_tile_read_in_a_gap_is_flagged() {
+    assert_regressions_never_wrong_unflagged(&["seed83-10-"]);
+}
+
 /// In each the detector drew a box over each half of a called (sideways) 4p, and each half
 /// reads as an upright 2p. Before the two halves were joined into one box
 /// (`Recognizer::join_tile_parts`), all three were read wrong (a 2p for the called 4p, or a

@@ -915,7 +915,8 @@ pub struct ReadHand {
     pub dora_indicators: Vec<Tile>,
     /// Detection indices whose reading is doubtful (low confidence, changed by decoding, a
     /// meld's face its crop all but ruled out, a face-up tile left out of the hand with any
-    /// pon of its kind, a kan of blank faces its places do not tell; the photo's later steps
+    /// pon of its kind, a pon with a tile read where no box was drawn, a kan of blank faces its
+    /// places do not tell; the photo's later steps
     /// add an added kan's pair found by its places and a dora indicator far off the faces'
     /// tint).
     pub uncertain: Vec<usize>,
@@ -1249,6 +1250,8 @@ pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> 
 /// a pon and a stray tile). A kan read as a pon still makes a complete hand, with fewer fu and
 /// without sankantsu, so the score would be wrong without a word; these tiles are marked for
 /// the user to check. The dead wall's backs are left out of every hand and are not doubted.
+/// So is each pon with a tile read where the detector drew no box (its `detector_score` is 0:
+/// read in a gap of the row).
 fn kan_doubts(layout: &Layout, detections: &[Detection]) -> Vec<usize> {
     let mut out = Vec::new();
     for &i in &layout.unplaced {
@@ -1260,6 +1263,17 @@ fn kan_doubts(layout: &Layout, detections: &[Detection]) -> Vec<usize> {
             if spot.pon_kind(detections) == Some(kind) {
                 out.extend(spot.tiles.iter().copied());
             }
+        }
+    }
+    // A pon with a tile read in a gap of the row, where the detector drew no box: it missed a
+    // tile of this meld, and a kan it missed two tiles of reads as a pon (seed 83's 10).
+    for spot in &layout.melds {
+        let gap_read = spot
+            .tiles
+            .iter()
+            .any(|&i| detections[i].detector_score == 0.0);
+        if gap_read && spot.pon_kind(detections).is_some() {
+            out.extend(spot.tiles.iter().copied());
         }
     }
     out
@@ -1393,7 +1407,12 @@ pub(crate) mod tests {
 
     /// Lays an open meld from `x` on: the `called` tile sideways first, then `rest` upright.
     /// Returns where the next tile would start.
-    fn push_meld(d: &mut Vec<Detection>, mut x: f32, called: &str, rest: &[&str]) -> f32 {
+    pub(crate) fn push_meld(
+        d: &mut Vec<Detection>,
+        mut x: f32,
+        called: &str,
+        rest: &[&str],
+    ) -> f32 {
         d.push(det(called, x + 5.0, 205.0, true, 0.95, None));
         x += 41.0;
         for face in rest {
@@ -2114,6 +2133,24 @@ pub(crate) mod tests {
         let layout = lay_out(&mut d);
         assert_eq!(layout.melds.len(), 1, "{layout:?}");
         assert_eq!(layout.unplaced.len(), 3, "{layout:?}");
+    }
+
+    #[test]
+    fn a_pon_with_a_tile_read_where_no_box_was_drawn_is_doubted() {
+        let hand = |gap_read: bool| {
+            let mut d = row("123m456p789s11z", 0.0, 200.0);
+            push_meld(&mut d, 11.0 * 31.0 + 30.0, "2z", &["2z", "2z"]);
+            if gap_read {
+                // Read in the row's gap: the detector drew no box there.
+                d.last_mut().unwrap().detector_score = 0.0;
+            }
+            let layout = lay_out(&mut d);
+            read_hand(&layout, &d).unwrap()
+        };
+        assert!(hand(false).uncertain.is_empty());
+        let read = hand(true);
+        assert!(read.complete);
+        assert_eq!(read.uncertain.len(), 3, "{read:?}");
     }
 
     #[test]

@@ -2636,7 +2636,8 @@ const STRADDLE_STEP: f32 = 1.3;
 /// (concealed, the winning tile, the melds' and the unplaced ones less than a pitch off the
 /// concealed tiles' line) in order along that line; the places are evenly spaced in each gap
 /// between neighbours of [`GAP_ONE`] pitches or more (two from [`GAP_TWO`]; the pitch is the
-/// concealed tiles' median), and one pitch beyond either end of the row, each the size and
+/// concealed tiles' median, or with fewer than two concealed tiles, as with four melds, that of
+/// neighbouring upright tiles within a meld), and one pitch beyond either end of the row, each the size and
 /// angle of its neighbour's box. A gap between melds is bare table; a meld short of a tile has
 /// its place read too.
 ///
@@ -2646,13 +2647,8 @@ const STRADDLE_STEP: f32 = 1.3;
 /// one and two pitches beyond the second tile are read too, each in the first box's stead.
 fn row_gap_places(reading: &PhotoReading) -> Vec<GapPlace> {
     let l = &reading.layout;
-    let concealed: Vec<RotatedBox> = l
-        .concealed
-        .iter()
-        .map(|&i| reading.tiles[i].rotated)
-        .collect();
-    let (Some(first), Some(last)) = (concealed.first(), concealed.last()) else {
-        return Vec::new();
+    let boxes = |ids: &[usize]| -> Vec<RotatedBox> {
+        ids.iter().map(|&i| reading.tiles[i].rotated).collect()
     };
     // Centre-to-centre distances of neighbouring boxes.
     let steps_of = |boxes: &[RotatedBox]| -> Vec<f32> {
@@ -2661,8 +2657,36 @@ fn row_gap_places(reading: &PhotoReading) -> Vec<GapPlace> {
             .map(|p| (p[1].cx - p[0].cx).hypot(p[1].cy - p[0].cy))
             .collect()
     };
-    let pitch = layout::median(steps_of(&concealed));
-    if concealed.len() < 2 || pitch < 1.0 {
+    // With four melds the concealed tiles are a pair, its second often set apart, or one tile
+    // and the winning one: the row's line then runs through the melds too, and the pitch is
+    // that of neighbouring upright tiles within a meld (seed 65's 14 lacked a pon's tile).
+    let (line, pitch) = if l.concealed.len() >= 2 {
+        let concealed = boxes(&l.concealed);
+        let pitch = layout::median(steps_of(&concealed));
+        (concealed, pitch)
+    } else {
+        let upright = |i: &&usize| !reading.tiles[**i].sideways;
+        let meld_steps = l
+            .melds
+            .iter()
+            .flat_map(|m| m.tiles.windows(2))
+            .filter(|p| p.iter().all(|i| upright(&i)))
+            .flat_map(|p| steps_of(&boxes(p)))
+            .collect();
+        let line: Vec<usize> = l
+            .concealed
+            .iter()
+            .chain(&l.win)
+            .chain(l.melds.iter().flat_map(|m| &m.tiles))
+            .filter(upright)
+            .copied()
+            .collect();
+        (boxes(&line), layout::median(meld_steps))
+    };
+    let (Some(first), Some(last)) = (line.first(), line.last()) else {
+        return Vec::new();
+    };
+    if line.len() < 2 || pitch < 1.0 {
         return Vec::new();
     }
     let (dx, dy) = (last.cx - first.cx, last.cy - first.cy);
@@ -3272,6 +3296,28 @@ mod tests {
                 (386.0, 198.0)
             ]
         );
+        // Four melds, the last a pon short of its last tile, after a pair whose second tile is
+        // set apart: one concealed tile, so the pitch is the melds' upright neighbours' and
+        // the place beyond the row's end is read.
+        let mut tiles = vec![
+            det("1z", 0.0, 200.0, false, 0.95, None),
+            det("1z", 45.0, 200.0, false, 0.95, None),
+        ];
+        let mut x = 90.0;
+        for (called, rest) in [
+            ("2m", ["1m", "3m"]),
+            ("5p", ["4p", "6p"]),
+            ("8s", ["7s", "9s"]),
+        ] {
+            x = layout::tests::push_meld(&mut tiles, x, called, &rest) + 10.0;
+        }
+        layout::tests::push_meld(&mut tiles, x, "9p", &["9p"]);
+        let four = PhotoReading::lay_out(640, 480, tiles);
+        assert_eq!(four.layout.concealed.len(), 1, "{:?}", four.layout);
+        let beyond = row_gap_places(&four)
+            .iter()
+            .any(|g| (g.place.cx - (x + 77.0)).abs() < 1.0 && (g.place.cy - 200.0).abs() < 5.0);
+        assert!(beyond, "{:?}", row_gap_places(&four));
     }
 
     #[test]
