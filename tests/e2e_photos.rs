@@ -620,6 +620,15 @@ fn a_weak_box_that_spoils_the_hand_is_left_out() {
     assert_regressions_read_exactly(&["seed14-07-", "seed24-04-", "seed35-11-"]);
 }
 
+/// A back the detector scored surely (0.64) between the winning tile and the melds (other art
+/// 42's 14): it hid that the winning tile was set apart, and too sure to count as weak, it was
+/// never tried left out. Since a face-down tile of the hand row outside a closed kan is tried
+/// left out whatever its score, it reads exactly.
+#[test]
+fn a_back_in_the_hand_row_outside_a_kan_is_left_out() {
+    assert_regressions_read_exactly(&["alt42-14-"]);
+}
+
 /// Tiles the detector drew small boxes over parts of: a 4p's halves read as 2p (seed 14's 11,
 /// a concealed row with three 4p, two of them boxed in halves), a dora 4s boxed in two halves
 /// and read as a 2s (seed 28's 19), a far shot's 4s boxed small beside a box straddling it and

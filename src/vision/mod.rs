@@ -2897,24 +2897,58 @@ impl PhotoReading {
     /// seed 35's 11). A back the layout leaves unplaced still stands in the row's gaps: at 0.37
     /// in seed 24's 04, between the winning tile and the melds, it hid that the winning tile was
     /// set apart. A hand complete without one of its tiles only by chance is rare, as the faint
-    /// boxes' rule relies on too.
+    /// boxes' rule relies on too. A face-down tile of the hand row (within a pitch of the
+    /// concealed tiles' line) outside a closed kan is tried too, after the weak ones, whatever
+    /// its score: no hand holds one there (other art 42's 14, seed 68's 08: backs scored 0.64 and
+    /// 0.48 between the winning tile and the melds).
     fn without_a_weak_tile(&self) -> Option<PhotoReading> {
+        let by_score = |ids: &mut Vec<usize>| {
+            ids.sort_by(|&a, &b| {
+                self.tiles[a]
+                    .detector_score
+                    .total_cmp(&self.tiles[b].detector_score)
+            })
+        };
         let mut weak: Vec<usize> = self
             .layout
             .hand_row_tiles()
             .filter(|&i| self.tiles[i].detector_score < WEAK_SCORE)
             .collect();
-        weak.sort_by(|&a, &b| {
-            self.tiles[a]
-                .detector_score
-                .total_cmp(&self.tiles[b].detector_score)
-        });
-        weak.into_iter().take(WEAK_TRIED).find_map(|i| {
-            let mut rest = self.tiles.clone();
-            rest.remove(i);
-            let without = PhotoReading::lay_out(self.width, self.height, rest);
-            completes(self, &without).then_some(without)
-        })
+        by_score(&mut weak);
+        let in_kans: Vec<usize> = self
+            .layout
+            .melds
+            .iter()
+            .filter(|m| m.closed_kan)
+            .flat_map(|m| m.tiles.iter().copied())
+            .collect();
+        // Off the concealed tiles' line by less than a pitch: in the hand row, not the dead
+        // wall (leaving a wall's back out moves the frame the layout measures).
+        let on_line = |i: usize| {
+            let Some((pitch, along)) = concealed_line(self) else {
+                return false;
+            };
+            let (o, d) = (
+                &self.tiles[self.layout.concealed[0]].rotated,
+                &self.tiles[i].rotated,
+            );
+            ((d.cx - o.cx) * along.1 - (d.cy - o.cy) * along.0).abs() < pitch
+        };
+        let mut stray_backs: Vec<usize> = self
+            .layout
+            .hand_row_tiles()
+            .filter(|&i| self.tiles[i].tile == Face::Back && !in_kans.contains(&i) && on_line(i))
+            .filter(|i| !weak.contains(i))
+            .collect();
+        by_score(&mut stray_backs);
+        let weak = weak.into_iter().take(WEAK_TRIED);
+        weak.chain(stray_backs.into_iter().take(WEAK_TRIED))
+            .find_map(|i| {
+                let mut rest = self.tiles.clone();
+                rest.remove(i);
+                let without = PhotoReading::lay_out(self.width, self.height, rest);
+                completes(self, &without).then_some(without)
+            })
     }
 
     /// Whether the hand is complete with the top reading of every tile.
@@ -3176,27 +3210,31 @@ mod tests {
         assert!(read.tiles.iter().all(|d| d.tile.notation() != "8p"));
         // A box the detector is surer of is a tile: the hand stays as read.
         assert!(hand(0.6).without_a_weak_tile().is_none());
-        // A weak back in the gap between the winning tile and a pon, which the layout leaves
-        // unplaced, bridges that gap: left out, the winning tile stands apart again.
-        let mut tiles = row("123m456p789s1z", 0.0, 200.0);
-        tiles.push(det("1z", 330.0, 200.0, false, 0.95, None));
-        let mut back = det("back", 362.0, 200.0, false, 0.9, None);
-        back.detector_score = 0.37;
-        tiles.push(back);
-        tiles.push(det("2z", 404.0, 205.0, true, 0.95, None));
-        tiles.push(det("2z", 445.0, 200.0, false, 0.95, None));
-        tiles.push(det("2z", 476.0, 200.0, false, 0.95, None));
-        let bridged = PhotoReading::lay_out(640, 480, tiles);
-        assert!(!bridged.complete_as_read());
-        let unplaced = &bridged.layout.unplaced;
-        assert!(unplaced
-            .iter()
-            .any(|&i| bridged.tiles[i].tile == Face::Back));
-        let read = bridged.without_a_weak_tile().expect("the back left out");
-        assert!(read.tiles.iter().all(|d| d.tile != Face::Back));
-        let hand = read.hand.expect("a hand");
-        assert!(hand.win_set_apart);
-        assert_eq!(hand.notation(), "123m456p789s11z [2*22z]");
+        // A back in the gap between the winning tile and a pon, which the layout leaves
+        // unplaced, bridges that gap: left out, the winning tile stands apart again. Weak, or
+        // scored surely: a face-down tile of the hand row outside a closed kan is tried left
+        // out whatever its score (other art 42's 14, a back at 0.64 there).
+        for score in [0.37, 0.9] {
+            let mut tiles = row("123m456p789s1z", 0.0, 200.0);
+            tiles.push(det("1z", 330.0, 200.0, false, 0.95, None));
+            let mut back = det("back", 362.0, 200.0, false, 0.9, None);
+            back.detector_score = score;
+            tiles.push(back);
+            tiles.push(det("2z", 404.0, 205.0, true, 0.95, None));
+            tiles.push(det("2z", 445.0, 200.0, false, 0.95, None));
+            tiles.push(det("2z", 476.0, 200.0, false, 0.95, None));
+            let bridged = PhotoReading::lay_out(640, 480, tiles);
+            assert!(!bridged.complete_as_read());
+            let unplaced = &bridged.layout.unplaced;
+            assert!(unplaced
+                .iter()
+                .any(|&i| bridged.tiles[i].tile == Face::Back));
+            let read = bridged.without_a_weak_tile().expect("the back left out");
+            assert!(read.tiles.iter().all(|d| d.tile != Face::Back));
+            let hand = read.hand.expect("a hand");
+            assert!(hand.win_set_apart);
+            assert_eq!(hand.notation(), "123m456p789s11z [2*22z]");
+        }
         // A hand one tile short has nothing to leave out.
         let mut short = row("123m456p789s11z2z", 0.0, 200.0);
         short[3].detector_score = 0.2;
