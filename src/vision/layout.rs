@@ -2089,23 +2089,23 @@ pub(crate) mod tests {
         assert_eq!(read.notation(), "456p123789s11z [222*m]");
     }
 
-    #[test]
-    fn melds_cut_at_a_gap_measured_wrong_are_cut_again_as_a_whole() {
+    /// 123m456p11z, a pon of 2m and the chi 8s (called) with `last`, whose called 8s's box
+    /// covers only its left part (seed 127's 04): it sits against the pon, and its chi's
+    /// upright tiles half a tile off it.
+    fn pon_and_a_chi_boxed_short(last: &str) -> Vec<Detection> {
         let mut d = row("123m456p11z", 0.0, 200.0);
         let x = push_meld(&mut d, 8.0 * 31.0 + 30.0, "2m", &["2m", "2m"]);
-        // The called 8s's box covers only its left part (seed 127's 04): it sits against the
-        // pon, and its chi's upright tiles half a tile off it.
         d.push(det("8s", x + 5.0, 205.0, true, 0.95, None));
-        for (k, face) in ["7s", "9s"].iter().enumerate() {
-            d.push(det(
-                face,
-                x + 55.0 + 31.0 * k as f32,
-                200.0,
-                false,
-                0.95,
-                None,
-            ));
+        for (k, face) in ["7s", last].iter().enumerate() {
+            let at = x + 55.0 + 31.0 * k as f32;
+            d.push(det(face, at, 200.0, false, 0.95, None));
         }
+        d
+    }
+
+    #[test]
+    fn melds_cut_at_a_gap_measured_wrong_are_cut_again_as_a_whole() {
+        let mut d = pon_and_a_chi_boxed_short("9s");
         let layout = lay_out(&mut d);
         assert!(layout.unplaced.is_empty(), "{layout:?}");
         let read = read_hand(&layout, &d).unwrap();
@@ -2115,21 +2115,9 @@ pub(crate) mod tests {
 
     #[test]
     fn melds_are_not_cut_again_into_ones_their_faces_cannot_be() {
-        // As above, but the chi's 9s is read as a 6p: no cut makes three melds of these faces,
-        // so the tiles that fit none stay unplaced for the hand-aware decoding and the user.
-        let mut d = row("123m456p11z", 0.0, 200.0);
-        let x = push_meld(&mut d, 8.0 * 31.0 + 30.0, "2m", &["2m", "2m"]);
-        d.push(det("8s", x + 5.0, 205.0, true, 0.95, None));
-        for (k, face) in ["7s", "6p"].iter().enumerate() {
-            d.push(det(
-                face,
-                x + 55.0 + 31.0 * k as f32,
-                200.0,
-                false,
-                0.95,
-                None,
-            ));
-        }
+        // The chi's 9s read as a 6p: no cut makes three melds of these faces, so the tiles
+        // that fit none stay unplaced for the hand-aware decoding and the user.
+        let mut d = pon_and_a_chi_boxed_short("6p");
         let layout = lay_out(&mut d);
         assert_eq!(layout.melds.len(), 1, "{layout:?}");
         assert_eq!(layout.unplaced.len(), 3, "{layout:?}");
