@@ -565,8 +565,8 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     let sizes = |run: &[usize]| meld_sizes(run, &gaps, &slots, detections);
     if !meld_runs.iter().all(|run| sizes(run).is_some()) {
         let all: Vec<usize> = meld_runs.concat();
-        if let Some(sizes) = sizes(&all) {
-            meld_runs = sizes
+        if let Some(cut) = sizes(&all) {
+            meld_runs = cut
                 .iter()
                 .scan(0, |start, &size| {
                     *start += size;
@@ -1250,8 +1250,8 @@ pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> 
 /// a pon and a stray tile). A kan read as a pon still makes a complete hand, with fewer fu and
 /// without sankantsu, so the score would be wrong without a word; these tiles are marked for
 /// the user to check. The dead wall's backs are left out of every hand and are not doubted.
-/// So is each pon with a tile read where the detector drew no box (its `detector_score` is 0:
-/// read in a gap of the row).
+/// So is each pon with a tile read where the detector drew no box (read in a gap of the row:
+/// [`Detection::read_at_a_place`]).
 fn kan_doubts(layout: &Layout, detections: &[Detection]) -> Vec<usize> {
     let mut out = Vec::new();
     for &i in &layout.unplaced {
@@ -1268,10 +1268,7 @@ fn kan_doubts(layout: &Layout, detections: &[Detection]) -> Vec<usize> {
     // A pon with a tile read in a gap of the row, where the detector drew no box: it missed a
     // tile of this meld, and a kan it missed two tiles of reads as a pon (seed 83's 10).
     for spot in &layout.melds {
-        let gap_read = spot
-            .tiles
-            .iter()
-            .any(|&i| detections[i].detector_score == 0.0);
+        let gap_read = spot.tiles.iter().any(|&i| detections[i].read_at_a_place());
         if gap_read && spot.pon_kind(detections).is_some() {
             out.extend(spot.tiles.iter().copied());
         }

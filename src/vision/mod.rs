@@ -125,6 +125,10 @@ impl Serialize for Face {
     }
 }
 
+/// The detector score given to a tile read at a place where the detector drew no box (see
+/// [`Detection::detector_score`]).
+pub(crate) const PLACE_SCORE: f32 = 0.0;
+
 /// One detected tile.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Detection {
@@ -137,8 +141,8 @@ pub struct Detection {
     pub confidence: f32,
     /// Lying across the row (a called tile), decided by the layout step.
     pub sideways: bool,
-    /// The detector's score; 0 for a tile the detector drew no box over, read where the hand
-    /// says one lies (a gap of the concealed row, an added kan's stacked pair).
+    /// The detector's score; [`PLACE_SCORE`] for a tile the detector drew no box over, read
+    /// where the hand says one lies (a gap of the concealed row, an added kan's stacked pair).
     pub detector_score: f32,
     /// The rotated rectangle.
     #[serde(skip)]
@@ -333,6 +337,11 @@ impl Detection {
         if let Some(evidence) = self.turned.as_ref().map(|t| t.evidence) {
             self.set_sideways(evidence > 0.0);
         }
+    }
+
+    /// Whether the tile was read at a place where the detector drew no box.
+    pub fn read_at_a_place(&self) -> bool {
+        self.detector_score == PLACE_SCORE
     }
 
     /// Whether the top reading is a white dragon, whose blank face a set with ivory backs
@@ -1833,7 +1842,10 @@ impl Recognizer {
         let mut added_boxes: Vec<RotatedBox> = Vec::new();
         'found: loop {
             for place in blank_stack_places(&reading, up) {
-                let boxes = place.pair.map(|b| (b.scaled(1.0 / scale), 0.0)).to_vec();
+                let boxes = place
+                    .pair
+                    .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
+                    .to_vec();
                 let read = self.read_along(image, boxes, up)?;
                 let mut added: Vec<Detection> = Vec::with_capacity(2);
                 for (mut d, _, colour) in read {
@@ -1940,7 +1952,7 @@ impl Recognizer {
     ) -> Result<PhotoReading, VisionError> {
         let places: Vec<(RotatedBox, f32)> = wall_gap_places(&reading)
             .iter()
-            .map(|b| (b.scaled(1.0 / scale), 0.0))
+            .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
             .collect();
         let candidates =
             self.read_along(image, places, up)?
@@ -2076,7 +2088,7 @@ impl Recognizer {
             let gaps = row_gap_places(laid.as_ref().unwrap_or(reading));
             let places: Vec<RotatedBox> =
                 gaps.iter().map(|g| g.place.scaled(1.0 / scale)).collect();
-            let boxes = places.iter().map(|&b| (b, 0.0)).collect();
+            let boxes = places.iter().map(|&b| (b, PLACE_SCORE)).collect();
             // Read in one batch; the veto drops some, and each reading keeps its place's box.
             for (mut candidate, ..) in self.read_along(image, boxes, up)? {
                 let Some(k) = places.iter().position(|&b| b == candidate.rotated) else {
@@ -2138,7 +2150,7 @@ impl Recognizer {
         };
         let places: Vec<(RotatedBox, f32)> = kan_places(&reading)
             .iter()
-            .map(|b| (b.scaled(1.0 / scale), 0.0))
+            .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
             .collect();
         for (mut candidate, ..) in self.read_along(image, places, up)? {
             let pon = pons.iter().find(|(k, _)| candidate.tile.kind() == Some(*k));
@@ -2194,7 +2206,10 @@ impl Recognizer {
                 {
                     continue;
                 }
-                let boxes = place.pair.map(|b| (b.scaled(1.0 / scale), 0.0)).to_vec();
+                let boxes = place
+                    .pair
+                    .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
+                    .to_vec();
                 let mut added: Vec<Detection> = self
                     .read_along(image, boxes, up)?
                     .into_iter()
@@ -2228,6 +2243,12 @@ fn missing_in(step: f32, pitch: f32) -> usize {
         r if r >= GAP_ONE => 1,
         _ => 0,
     }
+}
+
+/// How far the centre of `b` lies across the line through the centre of `origin` along `dir`,
+/// times the length of `dir` (the distance itself for a unit `dir`).
+fn across_line(origin: &RotatedBox, dir: (f32, f32), b: &RotatedBox) -> f32 {
+    ((b.cy - origin.cy) * dir.0 - (b.cx - origin.cx) * dir.1).abs()
 }
 
 /// The concealed tiles' line: their median centre-to-centre pitch and the unit direction from
@@ -2637,9 +2658,9 @@ const STRADDLE_STEP: f32 = 1.3;
 /// concealed tiles' line) in order along that line; the places are evenly spaced in each gap
 /// between neighbours of [`GAP_ONE`] pitches or more (two from [`GAP_TWO`]; the pitch is the
 /// concealed tiles' median, or with fewer than two concealed tiles, as with four melds, that of
-/// neighbouring upright tiles within a meld), and one pitch beyond either end of the row, each the size and
-/// angle of its neighbour's box. A gap between melds is bare table; a meld short of a tile has
-/// its place read too.
+/// neighbouring upright tiles within a meld), and one pitch beyond either end of the row, each
+/// the size and angle of its neighbour's box. A gap between melds is bare table; a meld short
+/// of a tile has its place read too.
 ///
 /// A box straddling the first two concealed tiles stands half a pitch off both, and a row read
 /// from it lacks a tile where a pitch beyond it reads half a tile and half table (seed 16's 19,
@@ -2693,8 +2714,7 @@ fn row_gap_places(reading: &PhotoReading) -> Vec<GapPlace> {
     let length = dx.hypot(dy).max(1.0);
     let at = |r: &RotatedBox| (r.cx - first.cx) * dx + (r.cy - first.cy) * dy;
     // Off the line more than a pitch: another row (the dead wall's unplaced backs).
-    let on_line =
-        |r: &RotatedBox| ((r.cy - first.cy) * dx - (r.cx - first.cx) * dy).abs() < pitch * length;
+    let on_line = |r: &RotatedBox| across_line(first, (dx, dy), r) < pitch * length;
     let mut row: Vec<RotatedBox> = l
         .hand_row_tiles()
         .map(|i| reading.tiles[i].rotated)
@@ -2924,15 +2944,12 @@ impl PhotoReading {
             .collect();
         // Off the concealed tiles' line by less than a pitch: in the hand row, not the dead
         // wall (leaving a wall's back out moves the frame the layout measures).
+        let line = concealed_line(self);
         let on_line = |i: usize| {
-            let Some((pitch, along)) = concealed_line(self) else {
-                return false;
-            };
-            let (o, d) = (
-                &self.tiles[self.layout.concealed[0]].rotated,
-                &self.tiles[i].rotated,
-            );
-            ((d.cx - o.cx) * along.1 - (d.cy - o.cy) * along.0).abs() < pitch
+            line.is_some_and(|(pitch, along)| {
+                let origin = &self.tiles[self.layout.concealed[0]].rotated;
+                across_line(origin, along, &self.tiles[i].rotated) < pitch
+            })
         };
         let mut stray_backs: Vec<usize> = self
             .layout
