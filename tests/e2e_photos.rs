@@ -718,6 +718,41 @@ fn a_white_dragon_indicator_taken_for_a_back_is_told_by_its_tint() {
     );
 }
 
+/// The white dragon indicators told among the dead wall's backs (the fixtures of the test
+/// above and of `a_lone_white_dragon_indicator_read_as_a_back_is_found`) had boxes of their
+/// own: each keeps its box's detector score, and so is not taken for a tile read where the
+/// detector drew none (`Detection::read_at_a_place`), which marks the pon holding one uncertain.
+#[test]
+fn a_white_dragon_told_among_backs_keeps_its_box_score() {
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    let prefixes = [
+        "seed50-05-",
+        "alt57-05-",
+        "alt71-19-",
+        "alt72-08-",
+        "seed113-04-",
+    ];
+    for fixture in regressions(&prefixes) {
+        let rgb = Rgb::open(&fixture.image).expect("fixture photo");
+        let reading = recognizer.read_photo(&rgb).expect("read");
+        let dragons: Vec<_> = reading
+            .dora_ids()
+            .into_iter()
+            .map(|i| &reading.tiles[i])
+            .filter(|d| d.tile.notation() == "5z")
+            .collect();
+        assert!(
+            !dragons.is_empty(),
+            "{}: no white dragon indicator",
+            fixture.name
+        );
+        for d in dragons {
+            assert!(!d.read_at_a_place(), "{}: {d:?}", fixture.name);
+        }
+    }
+}
+
 /// Reads each regression fixture of `cases` (its name's prefix, and how an entry of the
 /// outcome's list `listed` ends) with the settings changed by `change`, and asserts that its
 /// list holds such an entry: a tile missed (`:5z`) or misread (`:5z->back`) with a rule off.

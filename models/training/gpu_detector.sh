@@ -8,6 +8,8 @@
 # OUTDIR receives the checkpoint (ckpt_det_gpu.pt, saved every 300 steps) and tile_detector_gpu.onnx. Training gets
 # whatever is left of DEADLINE_MINUTES (counted from the start of this script) after the data, less one minute for
 # the export. The options given after DEADLINE_MINUTES go to train_det.py (--init, --lr, --bs, --seed, ...).
+# SCENES=N (environment) makes every shard N scenes instead of the model card's 1500 (1000 for shards 42-43), leaving
+# more of the deadline to training.
 set -euo pipefail
 out=$1
 deadline_min=$2
@@ -23,22 +25,23 @@ G="$PY $here/gen_data.py --out $RL_CACHE --name train"
 O="--keyboard 0.5 --hard-negatives 0.8 --no-white-backs"
 O2="--keyboard 0.6 --real-keyboards 0.8 --hard-negatives 0.8 --no-white-backs --haku-frames 0.15"
 A="--alt-art 0.8 --turned-crops 0.5"
+n1=${SCENES:-1500} n2=${SCENES:-1000}
 OG="$O2 --grids 0.5 --tile-min 18"
 shards=(
-  "--scenes 1500 --shard 30 --seed 21 $O2 --turned-crops 0.5"
-  "--scenes 1500 --shard 31 --seed 22 --tile-min 24 --tile-max 170 $O2 --turned-crops 0.5"
-  "--scenes 1500 --shard 32 --seed 23 $O2 --turned-crops 0.5"
-  "--scenes 1500 --shard 33 --seed 24 --tile-min 18 --tile-max 130 $O --turned-crops 0.5"
-  "--scenes 1500 --shard 34 --seed 25 $O --added-kans 0.6 --extra-haku 0.06 --turned-crops 0.5"
-  "--scenes 1500 --shard 35 --seed 26 --tile-min 18 --tile-max 140 $O --real-keyboards 0.8 --added-kans 0.6 --extra-haku 0.06 --turned-crops 0.5"
-  "--scenes 1500 --shard 36 --seed 27 $O2 --added-kans 0.6 --extra-haku 0.06 --turned-crops 0.5"
-  "--scenes 1500 --shard 37 --seed 28 --tile-min 13 --tile-max 80 $O --real-keyboards 0.5 --added-kans 0.6 --turned-crops 0.5"
-  "--scenes 1500 --shard 38 --seed 29 $O2 $A"
-  "--scenes 1500 --shard 39 --seed 30 --tile-min 24 --tile-max 170 $O2 $A"
-  "--scenes 1500 --shard 40 --seed 31 --tile-min 13 --tile-max 80 $O --real-keyboards 0.5 --added-kans 0.6 $A"
-  "--scenes 1500 --shard 41 --seed 32 --tile-min 18 --tile-max 130 $O --added-kans 0.6 --extra-haku 0.06 $A"
-  "--scenes 1000 --shard 42 --seed 92 $OG"
-  "--scenes 1000 --shard 43 --seed 93 $OG --alt-art 0.5"
+  "--scenes $n1 --shard 30 --seed 21 $O2 --turned-crops 0.5"
+  "--scenes $n1 --shard 31 --seed 22 --tile-min 24 --tile-max 170 $O2 --turned-crops 0.5"
+  "--scenes $n1 --shard 32 --seed 23 $O2 --turned-crops 0.5"
+  "--scenes $n1 --shard 33 --seed 24 --tile-min 18 --tile-max 130 $O --turned-crops 0.5"
+  "--scenes $n1 --shard 34 --seed 25 $O --added-kans 0.6 --extra-haku 0.06 --turned-crops 0.5"
+  "--scenes $n1 --shard 35 --seed 26 --tile-min 18 --tile-max 140 $O --real-keyboards 0.8 --added-kans 0.6 --extra-haku 0.06 --turned-crops 0.5"
+  "--scenes $n1 --shard 36 --seed 27 $O2 --added-kans 0.6 --extra-haku 0.06 --turned-crops 0.5"
+  "--scenes $n1 --shard 37 --seed 28 --tile-min 13 --tile-max 80 $O --real-keyboards 0.5 --added-kans 0.6 --turned-crops 0.5"
+  "--scenes $n1 --shard 38 --seed 29 $O2 $A"
+  "--scenes $n1 --shard 39 --seed 30 --tile-min 24 --tile-max 170 $O2 $A"
+  "--scenes $n1 --shard 40 --seed 31 --tile-min 13 --tile-max 80 $O --real-keyboards 0.5 --added-kans 0.6 $A"
+  "--scenes $n1 --shard 41 --seed 32 --tile-min 18 --tile-max 130 $O --added-kans 0.6 --extra-haku 0.06 $A"
+  "--scenes $n2 --shard 42 --seed 92 $OG"
+  "--scenes $n2 --shard 43 --seed 93 $OG --alt-art 0.5"
 )
 pids=()
 for s in "${shards[@]}"; do

@@ -1992,9 +1992,13 @@ impl Recognizer {
             .copied()
             .filter(|&i| reading.tiles[i].tile == Face::Back)
             .collect();
+        // Boxes the detector drew: each keeps its score, which tells later steps it was seen.
         let boxes = backs
             .iter()
-            .map(|&i| (reading.tiles[i].rotated.scaled(1.0 / scale), 0.0))
+            .map(|&i| {
+                let back = &reading.tiles[i];
+                (back.rotated.scaled(1.0 / scale), back.detector_score)
+            })
             .collect();
         let blank = |d: &Detection| d.probs[WHITE_DRAGON.class()] + d.probs[BACK_CLASS];
         // (index into the tiles, the reading, its tint off the faces')
