@@ -34,6 +34,7 @@ import gen_data as G  # noqa: E402
 
 W, H = 1280, 720
 ALT_ART_P = 0.0  # --alt-art
+LIVE_WALL_P = 0.0  # --live-wall
 ALT_FONTS = "heldout"  # --alt-fonts
 JPEG_QUALITY = 85
 
@@ -191,6 +192,20 @@ def build_world(rng, style, concealed, win, melds, dora):
     return placed
 
 
+def add_live_wall(rng, style, placed):
+    """A wall still on the table beyond the dead wall's row: seventeen face-down tiles in a row across the
+    hand's width, a longer row than the hand (labelled as wall tiles, left out of the hand)."""
+    b = style["aspect"]
+    gap = rng.uniform(0.01, 0.05)
+    far = max(t.p[1] for t, _ in placed)
+    y = far + b + rng.uniform(0.3, 0.8)
+    yaw = rng.normal(0, 0.02)
+    x0 = rng.uniform(-1.0, 1.0) - 8 * (1 + gap)
+    for j in range(17):
+        t = G.Tile(code_to_class("1z"), style, "down", (x0 + j * (1 + gap), y), yaw + rng.normal(0, 0.02))
+        placed.append((t, {"role": "wall", "sideways": False, "tile": "back", "code": "1z", "back": True}))
+
+
 # ------------------------------------------------------------------------------------------------ render
 def project_all(cam, placed):
     qs = []
@@ -332,6 +347,11 @@ def fixture(seed, scene):
     concealed, win, melds = hand_plan(rng, request)
     dora = parse_mpsz(request["dora_indicators"])
     placed = build_world(rng, style, concealed, win, melds, dora)
+    # --live-wall: from a stream of its own, so that without it every scene is the same as before
+    wall_rng = np.random.default_rng([seed, index, 17])
+    live_wall = LIVE_WALL_P > 0 and wall_rng.random() < LIVE_WALL_P
+    if live_wall:
+        add_live_wall(wall_rng, style, placed)
     img, labels, camera = render(rng, style, placed, scene["shot"])
     # ground truth: tile list (reading order: hand row left to right, then the dora row) and layout by index
     tiles = []
@@ -367,7 +387,8 @@ def fixture(seed, scene):
         "height": H,
         "recipe": {"seed": seed, "index": index, "hand_property": scene["hand_property"], "shot": scene["shot"],
                    "hand_template": scene["template"], "style_back_rgb": list(style["back"]),
-                   **({"alt_art_font": style["alt"]["font"]} if "alt" in style else {})},
+                   **({"alt_art_font": style["alt"]["font"]} if "alt" in style else {}),
+                   **({"live_wall": True} if live_wall else {})},
         "camera": camera,
         "tiles": tiles,
         "layout": layout,
@@ -391,9 +412,12 @@ def main():
                     help="share of the scenes whose set is drawn in other art (gen_data.py --alt-art), e.g. 1.0")
     ap.add_argument("--alt-fonts", default="heldout", choices=("train", "heldout", "all"),
                     help="with --alt-art: the fonts of its characters (heldout: the font no model trained on)")
+    ap.add_argument("--live-wall", type=float, default=0.0,
+                    help="share of the scenes with a wall of seventeen face-down tiles left on the table beyond "
+                         "the dead wall's row, a longer row than the hand, e.g. 1.0")
     args = ap.parse_args()
-    global ALT_ART_P, ALT_FONTS
-    ALT_ART_P, ALT_FONTS = args.alt_art, args.alt_fonts
+    global ALT_ART_P, ALT_FONTS, LIVE_WALL_P
+    ALT_ART_P, ALT_FONTS, LIVE_WALL_P = args.alt_art, args.alt_fonts, args.live_wall
     hands = json.loads(subprocess.run([args.python, os.path.join(HERE, "fixture_hands.py"), "--seed", str(args.seed)],
                                       check=True, capture_output=True, text=True).stdout)
     os.makedirs(args.out, exist_ok=True)

@@ -620,6 +620,17 @@ fn a_weak_box_that_spoils_the_hand_is_left_out() {
     assert_regressions_read_exactly(&["seed14-07-", "seed24-04-", "seed35-11-"]);
 }
 
+/// A wall of seventeen face-down tiles left on the table beyond the dead wall's row
+/// (`make_fixtures.py --live-wall 1.0`; seed 9's 03, whose pale backs read as white dragons,
+/// and 16's 07): a longer row than the hand, it was taken for the hand row and the hand for
+/// dora indicators. Since the hand is the row with the most tiles face up, both read exactly.
+/// The layout's unit test `a_wall_of_backs_beside_the_hand_is_not_the_hand` holds the rule on
+/// its own.
+#[test]
+fn a_wall_left_on_the_table_is_not_the_hand() {
+    assert_regressions_read_exactly(&["wall9-03-", "wall16-07-"]);
+}
+
 /// A back the detector scored surely (0.64) between the winning tile and the melds (other art
 /// 42's 14): it hid that the winning tile was set apart, and too sure to count as weak, it was
 /// never tried left out. Since a face-down tile of the hand row outside a closed kan is tried

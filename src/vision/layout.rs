@@ -377,8 +377,21 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     }
     let frame = Frame::measure(detections);
     let (tile_w, along, across, rows) = (frame.tile_w, &frame.along, &frame.across, &frame.rows);
+    // The hand is the row with the most tiles face up: a wall left on the table is a longer
+    // row, of backs, and a hand shows at most eight (four closed kans).
+    let face_up = |r: usize| {
+        rows[r]
+            .iter()
+            .filter(|&&i| detections[i].tile != Face::Back)
+            .count()
+    };
     let hand_row = (0..rows.len())
-        .max_by(|&a, &b| rows[a].len().cmp(&rows[b].len()).then(b.cmp(&a).reverse()))
+        .max_by(|&a, &b| {
+            face_up(a)
+                .cmp(&face_up(b))
+                .then(rows[a].len().cmp(&rows[b].len()))
+                .then(b.cmp(&a).reverse())
+        })
         .unwrap_or(0);
     // Beside a hand laid out in a row, two white dragons in another row are far likelier the
     // dead wall of a set with ivory backs, whose backs are blank faces too, than two such dora
@@ -2152,5 +2165,54 @@ pub(crate) mod tests {
         assert_eq!(read.notation(), "123m456p789s11122z");
         assert_eq!(read.corrected, vec![2]);
         assert!(read.uncertain.contains(&2));
+    }
+
+    /// A wall left on the table beside the hand is a longer row than the hand, of backs: the
+    /// hand is the row with the most tiles face up, and the wall's backs are left out of it
+    /// (not taken for dora indicators), a closed kan's two backs in the hand row or not.
+    #[test]
+    fn a_wall_of_backs_beside_the_hand_is_not_the_hand() {
+        let wall = |d: &mut Vec<Detection>| {
+            for k in 0..17 {
+                d.push(det("back", 60.0 + 31.0 * k as f32, 80.0, false, 0.95, None));
+            }
+        };
+        let mut d = row("123m456p789s234s5z", 100.0, 200.0);
+        d.push(det(
+            "5z",
+            100.0 + 31.0 * 14.0 + 15.0,
+            200.0,
+            false,
+            0.95,
+            None,
+        ));
+        wall(&mut d);
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.concealed, (0..13).collect::<Vec<_>>());
+        assert_eq!(layout.win, Some(13));
+        assert!(layout.dora.is_empty(), "{layout:?}");
+        assert_eq!(layout.unplaced.len(), 17);
+        let read = read_hand(&layout, &d).expect("a hand");
+        assert!(read.complete);
+        assert_eq!(read.notation(), "123m456p789234s55z");
+
+        let mut d = row("123m456p789s55z", 100.0, 200.0);
+        for (k, face) in ["back", "7s", "7s", "back"].iter().enumerate() {
+            d.push(det(
+                face,
+                100.0 + 31.0 * (11.0 + k as f32) + 10.0,
+                200.0,
+                false,
+                0.95,
+                None,
+            ));
+        }
+        wall(&mut d);
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.melds.len(), 1, "{layout:?}");
+        assert!(layout.melds[0].closed_kan);
+        assert!(layout.dora.is_empty(), "{layout:?}");
+        let read = read_hand(&layout, &d).expect("a hand");
+        assert!(read.complete, "{}", read.notation());
     }
 }
