@@ -1242,6 +1242,7 @@ pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> 
     for i in kan_doubts(layout, detections)
         .into_iter()
         .chain(doubtful_melds(layout))
+        .chain(too_many_dora(layout))
     {
         doubt(&mut uncertain, i);
     }
@@ -1256,6 +1257,17 @@ pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> 
         corrected,
         complete,
     })
+}
+
+/// A table shows one dora indicator and one more per kan declared, by anyone: five at most.
+const MAX_DORA_INDICATORS: usize = 5;
+
+/// The dora indicators, when there are more than [`MAX_DORA_INDICATORS`]: face-up tiles outside
+/// the hand row that cannot all be indicators (a player's discards in the photo), none of which
+/// is then taken on trust.
+fn too_many_dora(layout: &Layout) -> impl Iterator<Item = usize> + '_ {
+    let too_many = layout.dora.len() > MAX_DORA_INDICATORS;
+    layout.dora.iter().copied().filter(move |_| too_many)
 }
 
 /// The face-up tiles the layout left out of the hand, and each pon of the kind of one of them:
@@ -2167,6 +2179,37 @@ pub(crate) mod tests {
         assert!(read.uncertain.contains(&2));
     }
 
+    /// The closed hand 123m 456p 789s 234s 5z, won on a second 5z set apart, at y = 200.
+    fn closed_hand_won_apart() -> Vec<Detection> {
+        let mut d = row("123m456p789s234s5z", 100.0, 200.0);
+        d.push(det(
+            "5z",
+            100.0 + 31.0 * 14.0 + 15.0,
+            200.0,
+            false,
+            0.95,
+            None,
+        ));
+        d
+    }
+
+    /// More face-up tiles outside the hand row than a table shows dora indicators (a row of
+    /// discards in the photo): each is marked uncertain; five are not.
+    #[test]
+    fn more_tiles_outside_the_hand_than_dora_indicators_are_doubted() {
+        for (outside, doubted) in [("1p9s2z3m6p", false), ("1p9s2z3m6p7m", true)] {
+            let mut d = closed_hand_won_apart();
+            d.extend(row(outside, 150.0, 100.0));
+            let layout = lay_out(&mut d);
+            assert_eq!(layout.dora.len(), outside.len() / 2, "{layout:?}");
+            let read = read_hand(&layout, &d).expect("a hand");
+            assert!(read.complete);
+            for i in &layout.dora {
+                assert_eq!(read.uncertain.contains(i), doubted, "{outside}: {read:?}");
+            }
+        }
+    }
+
     /// A wall left on the table beside the hand is a longer row than the hand, of backs: the
     /// hand is the row with the most tiles face up, and the wall's backs are left out of it
     /// (not taken for dora indicators), a closed kan's two backs in the hand row or not.
@@ -2177,15 +2220,7 @@ pub(crate) mod tests {
                 d.push(det("back", 60.0 + 31.0 * k as f32, 80.0, false, 0.95, None));
             }
         };
-        let mut d = row("123m456p789s234s5z", 100.0, 200.0);
-        d.push(det(
-            "5z",
-            100.0 + 31.0 * 14.0 + 15.0,
-            200.0,
-            false,
-            0.95,
-            None,
-        ));
+        let mut d = closed_hand_won_apart();
         wall(&mut d);
         let layout = lay_out(&mut d);
         assert_eq!(layout.concealed, (0..13).collect::<Vec<_>>());
