@@ -2948,10 +2948,10 @@ impl PhotoReading {
             .collect();
         // Off the concealed tiles' line by less than a pitch: in the hand row, not the dead
         // wall (leaving a wall's back out moves the frame the layout measures).
-        let line = concealed_line(self);
+        let line = concealed_line(self)
+            .map(|(pitch, along)| (pitch, along, &self.tiles[self.layout.concealed[0]].rotated));
         let on_line = |i: usize| {
-            line.is_some_and(|(pitch, along)| {
-                let origin = &self.tiles[self.layout.concealed[0]].rotated;
+            line.is_some_and(|(pitch, along, origin)| {
                 across_line(origin, along, &self.tiles[i].rotated) < pitch
             })
         };
