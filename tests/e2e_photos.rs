@@ -624,11 +624,25 @@ fn a_weak_box_that_spoils_the_hand_is_left_out() {
 /// (`make_fixtures.py --live-wall 1.0`; seed 9's 03, whose pale backs read as white dragons,
 /// and 16's 07): a longer row than the hand, it was taken for the hand row and the hand for
 /// dora indicators. Since the hand is the row with the most tiles face up, both read exactly.
-/// The layout's unit test `a_wall_of_backs_beside_the_hand_is_not_the_hand` holds the rule on
-/// its own.
+/// A wall of pale backs read as seventeen white dragons (16's 08) had more tiles face up than
+/// the hand: no more than four of a kind count, and five or more blank faces in a row are
+/// backs. The layout's unit tests `a_wall_of_backs_beside_the_hand_is_not_the_hand` and
+/// `a_wall_read_as_white_dragons_is_not_the_hand` hold the rules on their own.
 #[test]
 fn a_wall_left_on_the_table_is_not_the_hand() {
-    assert_regressions_read_exactly(&["wall9-03-", "wall16-07-"]);
+    assert_regressions_read_exactly(&["wall9-03-", "wall16-07-", "wall16-08-"]);
+}
+
+/// A wall of pale backs the detector drew few boxes over, one of them read as a white dragon
+/// and taken for a dora indicator (wall seed 8's 18, its hand otherwise read right): a crop
+/// one pitch beside it reads as a blank face of its own tint and lightness, so it lies in a
+/// row of blank faces and is taken for a back. Beside a white dragon indicator alone on cream
+/// table (wall 25's 03) or grey table (other art 8's 11) the table reads as a blank face too,
+/// but off the indicator's tint or lightness, and the indicator stays. The unit test
+/// `a_white_dragon_indicators_neighbours_are_read_where_no_tile_is` holds where it looks.
+#[test]
+fn a_white_dragon_in_a_row_of_pale_backs_is_a_back() {
+    assert_regressions_read_exactly(&["wall8-18-", "wall25-03-", "alt8-11-"]);
 }
 
 /// A back the detector scored surely (0.64) between the winning tile and the melds (other art

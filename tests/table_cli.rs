@@ -17,16 +17,14 @@ enum Top {
     Game(GameArgs),
 }
 
-fn temp_db(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "riichi-lens-table-cli-{tag}-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    dir.join("games.sqlite3")
+/// A database path in a folder of its own, removed when the returned guard drops, pass or fail.
+fn temp_db(tag: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("riichi-lens-table-cli-{tag}-"))
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join("games.sqlite3");
+    (dir, path)
 }
 
 fn game(db: &Path, args: &str) -> Result<String, TableError> {
@@ -50,7 +48,7 @@ fn ok(db: &Path, args: &str) -> String {
 
 #[test]
 fn a_whole_game_from_the_command_line() {
-    let db = temp_db("whole");
+    let (_dir, db) = temp_db("whole");
     let out = ok(&db, "new --players Alice,Bob,Carol,Dave --preset wiki");
     assert!(out.contains("Started game 1 (wiki rules)"), "{out}");
     let out = ok(&db, "riichi Bob");
@@ -102,7 +100,7 @@ fn a_whole_game_from_the_command_line() {
 
 #[test]
 fn errors_are_messages_not_panics() {
-    let db = temp_db("errors");
+    let (_dir, db) = temp_db("errors");
     assert!(matches!(game(&db, "show"), Err(TableError::NoCurrentGame)));
     assert!(game(&db, "new --players A,B,C --preset wiki")
         .unwrap_err()
@@ -143,7 +141,7 @@ fn errors_are_messages_not_panics() {
 
 #[test]
 fn sanma_and_resume() {
-    let db = temp_db("sanma");
+    let (_dir, db) = temp_db("sanma");
     ok(&db, "new -p A -p B -p C --preset sanma --tsumo-3p bisect");
     ok(&db, "new -p W,X,Y,Z --preset shanghai --start 30000");
     // The newest game is current; resume the first one.

@@ -89,16 +89,11 @@ fn crash_child() {
 
 #[test]
 fn kill_between_events_loses_nothing() {
-    let dir = std::env::temp_dir().join(format!(
-        "riichi-lens-table-crash-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("games.sqlite3");
+    let dir = tempfile::Builder::new()
+        .prefix("riichi-lens-table-crash-")
+        .tempdir()
+        .unwrap();
+    let db = dir.path().join("games.sqlite3");
 
     for round in 0..3 {
         let mut child = Command::new(std::env::current_exe().unwrap())
@@ -156,5 +151,4 @@ fn kill_between_events_loses_nothing() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

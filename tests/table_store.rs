@@ -14,17 +14,14 @@ fn names() -> Vec<String> {
         .collect()
 }
 
-fn temp_db(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "riichi-lens-table-{tag}-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("games.sqlite3")
+/// A database path in a folder of its own, removed when the returned guard drops, pass or fail.
+fn temp_db(tag: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("riichi-lens-table-{tag}-"))
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join("games.sqlite3");
+    (dir, path)
 }
 
 fn ron(discarder: usize, winner: usize, points: u32) -> Event {
@@ -39,7 +36,7 @@ fn ron(discarder: usize, winner: usize, points: u32) -> Event {
 
 #[test]
 fn append_undo_reopen() {
-    let path = temp_db("reopen");
+    let (_dir, path) = temp_db("reopen");
     let id = {
         let mut store = Store::open(&path).unwrap();
         let id = store
@@ -183,7 +180,7 @@ fn exports() {
 
 #[test]
 fn corrupt_rows_are_reported() {
-    let path = temp_db("corrupt");
+    let (_dir, path) = temp_db("corrupt");
     let mut store = Store::open(&path).unwrap();
     let id = store
         .create_game(&Rules::preset(Preset::Wiki), &names())

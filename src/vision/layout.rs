@@ -378,11 +378,17 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     let frame = Frame::measure(detections);
     let (tile_w, along, across, rows) = (frame.tile_w, &frame.along, &frame.across, &frame.rows);
     // The hand is the row with the most tiles face up: a wall left on the table is a longer
-    // row, of backs, and a hand shows at most eight (four closed kans).
+    // row, of backs, and a hand shows at most eight (four closed kans). No more than four of a
+    // kind count, as a set holds four: a wall of pale backs read as white dragons is no hand.
     let face_up = |r: usize| {
+        let mut of_kind = [0usize; Kind::COUNT];
         rows[r]
             .iter()
-            .filter(|&&i| detections[i].tile != Face::Back)
+            .filter_map(|&i| detections[i].tile.kind())
+            .filter(|k| {
+                of_kind[k.index()] += 1;
+                of_kind[k.index()] <= 4
+            })
             .count()
     };
     let hand_row = (0..rows.len())
@@ -398,7 +404,8 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     // indicators. Not in a pile of tiles (no long row: real blank dragons side by side), nor in
     // a set whose backs read as backs, unless that row holds a back that might be a white
     // dragon too: a pale back reads either way, tile by tile (seed 33's 14: one of three read
-    // as a back), while a coloured back does not read as a blank face.
+    // as a back), while a coloured back does not read as a blank face. Nor can five or more
+    // blank faces in a row be white dragons, of which a set holds four.
     let laid_out = rows[hand_row].len() >= 11;
     let no_backs = !detections.iter().any(|d| d.tile == Face::Back);
     if laid_out {
@@ -409,7 +416,7 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
                 .filter(|&i| detections[i].reads_blank())
                 .collect();
             let row_backs = row.iter().any(|&i| detections[i].pale_back());
-            if r != hand_row && blanks.len() >= 2 && (no_backs || row_backs) {
+            if r != hand_row && blanks.len() >= 2 && (no_backs || row_backs || blanks.len() > 4) {
                 for i in blanks {
                     detections[i].read_as_back();
                 }
@@ -2247,6 +2254,36 @@ pub(crate) mod tests {
         assert_eq!(layout.melds.len(), 1, "{layout:?}");
         assert!(layout.melds[0].closed_kan);
         assert!(layout.dora.is_empty(), "{layout:?}");
+        let read = read_hand(&layout, &d).expect("a hand");
+        assert!(read.complete, "{}", read.notation());
+    }
+
+    /// A wall of pale backs can read as a row of white dragons, more of them than a set holds:
+    /// it is neither the hand (at most four of a kind count as face up) nor a row of dora
+    /// indicators (five or more blank faces in a row are backs), even where the set's closed
+    /// kan shows backs that read as backs.
+    #[test]
+    fn a_wall_read_as_white_dragons_is_not_the_hand() {
+        let mut d = row("123m456p789s55z", 100.0, 200.0);
+        for (k, face) in ["back", "7s", "7s", "back"].iter().enumerate() {
+            d.push(det(
+                face,
+                100.0 + 31.0 * (11.0 + k as f32) + 10.0,
+                200.0,
+                false,
+                0.95,
+                None,
+            ));
+        }
+        for k in 0..17 {
+            d.push(det("5z", 60.0 + 31.0 * k as f32, 80.0, false, 0.95, None));
+        }
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.concealed, (0..11).collect::<Vec<_>>(), "{layout:?}");
+        assert_eq!(layout.melds.len(), 1, "{layout:?}");
+        assert!(layout.melds[0].closed_kan);
+        assert!(layout.dora.is_empty(), "{layout:?}");
+        assert!(d[15..].iter().all(|t| t.tile == Face::Back));
         let read = read_hand(&layout, &d).expect("a hand");
         assert!(read.complete, "{}", read.notation());
     }

@@ -1758,6 +1758,7 @@ impl Recognizer {
             reading = self.fill_wall_gaps(image, scale, reading, up)?;
         }
         let reading = self.drop_off_tint_dora(image, scale, reading, up, face);
+        let reading = self.drop_blank_dora_in_a_row(image, scale, reading, up)?;
         let reading = self.find_blank_dora(image, scale, reading, faint, up, face)?;
         let reading = self.stack_blank_added_kans(image, scale, reading, up, face)?;
         Ok(flag_off_tint_dora(image, scale, reading, up, face))
@@ -1813,6 +1814,56 @@ impl Recognizer {
             .filter(|d| !off.contains(&d.rotated))
             .collect();
         PhotoReading::lay_out(reading.width, reading.height, tiles)
+    }
+
+    /// Takes each white dragon dora indicator with a blank face beside it, where the detector
+    /// drew no box, for a back: one pitch (the concealed tiles') either side of it along the
+    /// hand row, a crop of its size reads as a white dragon or a pale back at least
+    /// [`BLANK_DORA_SURE`] sure, of its own tint (within [`BLANK_DORA_TINT`]) and lightness
+    /// (within [`BLANK_ROW_LIGHT`]): bare table reads as a blank face too, a cream one 0.2 off
+    /// in tint, a grey one of no tint at 0.32 of the face's lightness. It then lies in a row of
+    /// blank faces, as the layout takes two
+    /// blank faces in a row outside the hand for backs of a set with ivory backs (see
+    /// [`layout::lay_out`]): here the row's other tiles are unseen. The detector misses most of
+    /// a wall of pale backs left on the table and reads one of its few boxes as a white dragon,
+    /// which was then scored as an indicator (held-out seeds with a wall, 2026-11-27).
+    fn drop_blank_dora_in_a_row(
+        &mut self,
+        image: &Rgb,
+        scale: f32,
+        reading: PhotoReading,
+        up: f32,
+    ) -> Result<PhotoReading, VisionError> {
+        let blank = |d: &Detection| d.probs[WHITE_DRAGON.class()] + d.probs[BACK_CLASS];
+        let brightest = |c: [f32; 3]| c[0].max(c[1]).max(c[2]).max(1.0);
+        let mut backs = Vec::new();
+        for (i, places) in blank_dora_neighbour_places(&reading) {
+            let own = face_colour_of(image, &reading.tiles[i].rotated.scaled(1.0 / scale), up);
+            let places = places
+                .iter()
+                .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
+                .collect();
+            let blank_beside =
+                self.read_along(image, places, up)?
+                    .into_iter()
+                    .any(|(n, _, colour)| {
+                        (n.reads_blank() || n.pale_back())
+                            && blank(&n) >= BLANK_DORA_SURE
+                            && picture::tint_difference(colour, own) <= BLANK_DORA_TINT
+                            && BLANK_ROW_LIGHT.contains(&(brightest(colour) / brightest(own)))
+                    });
+            if blank_beside {
+                backs.push(i);
+            }
+        }
+        if backs.is_empty() {
+            return Ok(reading);
+        }
+        let mut tiles = reading.tiles;
+        for i in backs {
+            tiles[i].read_as_back();
+        }
+        Ok(PhotoReading::lay_out(reading.width, reading.height, tiles))
     }
 
     /// Looks for an added kan of white dragons read as a pon (which step 8,
@@ -2327,6 +2378,39 @@ fn wall_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
     }
     out.retain(|place| apart(place, tiles));
     out
+}
+
+/// For each dora indicator read as a white dragon, the places one pitch (the concealed tiles'
+/// median, see [`concealed_line`]) either side of it along the hand row, in full-size pixels,
+/// each the size and angle of its box: those on no tile read already and inside the photo (a
+/// crop off its edge repeats the edge's pixels, often the indicator's own). Indicators with no
+/// such place are left out.
+fn blank_dora_neighbour_places(reading: &PhotoReading) -> Vec<(usize, Vec<RotatedBox>)> {
+    let Some((pitch, along)) = concealed_line(reading) else {
+        return Vec::new();
+    };
+    let (w, h) = (reading.width as f32, reading.height as f32);
+    let in_frame = |b: &RotatedBox| (0.0..w).contains(&b.cx) && (0.0..h).contains(&b.cy);
+    reading
+        .layout
+        .dora
+        .iter()
+        .copied()
+        .filter(|&i| reading.tiles[i].reads_blank())
+        .filter_map(|i| {
+            let d = reading.tiles[i].rotated;
+            let places: Vec<RotatedBox> = [-pitch, pitch]
+                .iter()
+                .map(|by| RotatedBox {
+                    cx: d.cx + along.0 * by,
+                    cy: d.cy + along.1 * by,
+                    ..d
+                })
+                .filter(|b| apart(b, &reading.tiles) && in_frame(b))
+                .collect();
+            (!places.is_empty()).then_some((i, places))
+        })
+        .collect()
 }
 
 /// Where the fourth tile of each pon of the hand would lie were it a kan, in full-size pixels:
@@ -2850,6 +2934,10 @@ const LONE_DORA_SURE: f32 = 0.8;
 /// How sure a back of the dead wall read again must read as a blank (a back or a white dragon)
 /// for [`Recognizer::find_blank_dora_among_backs`].
 const BLANK_DORA_SURE: f32 = 0.9;
+/// How light a blank face beside a white dragon indicator must be, over the indicator's
+/// brightest channel, for [`Recognizer::drop_blank_dora_in_a_row`]: the pale backs of the
+/// held-out walls were 0.99-1.05, grey table of no tint 0.32.
+const BLANK_ROW_LIGHT: std::ops::RangeInclusive<f32> = 0.8..=1.25;
 /// How far the tint of a faint lone indicator may be from the photo's faces' (see
 /// [`picture::tint_difference`]) for [`Recognizer::find_blank_dora`]. The held-out fixtures'
 /// white dragons are within 0.002-0.010; a dead wall's pale backs read as white dragons were
@@ -3433,6 +3521,48 @@ mod tests {
                 .collect(),
         );
         assert!(kan_places(&chi_only).is_empty());
+    }
+
+    #[test]
+    fn a_white_dragon_indicators_neighbours_are_read_where_no_tile_is() {
+        use layout::tests::det;
+        // A concealed row at y = 300 (pitch 31), indicators at y = 200.
+        let hand = |dora: &[(&str, f32)]| {
+            let mut d: Vec<Detection> = layout::tests::row("123m456p789s1122z", 0.0, 300.0);
+            for &(face, x) in dora {
+                d.push(det(face, x, 200.0, false, 0.95, None));
+            }
+            PhotoReading::lay_out(640, 480, d)
+        };
+        let centres = |r: &PhotoReading| -> Vec<(usize, Vec<(f32, f32)>)> {
+            blank_dora_neighbour_places(r)
+                .into_iter()
+                .map(|(i, places)| {
+                    let c = places
+                        .iter()
+                        .map(|b| (b.cx.round(), b.cy.round()))
+                        .collect();
+                    (i, c)
+                })
+                .collect()
+        };
+        // A lone white dragon: both sides; beside a 1m indicator, the other side only.
+        let lone = hand(&[("5z", 300.0)]);
+        assert_eq!(lone.layout.dora, vec![13]);
+        assert_eq!(
+            centres(&lone),
+            vec![(13, vec![(269.0, 200.0), (331.0, 200.0)])]
+        );
+        let beside = hand(&[("5z", 300.0), ("1m", 331.0)]);
+        assert_eq!(beside.layout.dora.len(), 2);
+        assert_eq!(centres(&beside), vec![(13, vec![(269.0, 200.0)])]);
+        // Other faces are not looked beside, nor places off the photo's edge.
+        assert!(centres(&hand(&[("1m", 300.0)])).is_empty());
+        let at_edge = hand(&[("5z", 620.0)]);
+        assert_eq!(centres(&at_edge), vec![(13, vec![(589.0, 200.0)])]);
+        // Each place has the indicator's box.
+        let b = blank_dora_neighbour_places(&lone)[0].1[0];
+        assert_eq!((b.w, b.h, b.phi), (30.0, 40.0, -FRAC_PI_2));
     }
 
     #[test]
