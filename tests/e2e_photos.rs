@@ -645,6 +645,18 @@ fn a_white_dragon_in_a_row_of_pale_backs_is_a_back() {
     assert_regressions_read_exactly(&["wall8-18-", "wall25-03-", "alt8-11-"]);
 }
 
+/// A far shot with a wall beside the hand (wall seed 19's 16): the box of the first of three
+/// 3s was drawn over part of the second, whose own box, less sure, was dropped as a second box
+/// over one tile, and the hand read one 3s short. The 9s before and the third 3s leave room for
+/// both, and kept, the second box completes the hand: it is kept, and marked for the user to
+/// check. The layout's unit test
+/// `a_box_of_the_same_face_as_the_one_beside_it_is_named_where_both_fit` holds the rule.
+#[test]
+fn a_second_box_of_the_same_face_is_kept_where_it_completes_the_hand() {
+    let outcomes = assert_regressions_read_exactly(&["wall19-16-"]);
+    assert!(outcomes[0].flagged, "{}", outcomes[0].summary());
+}
+
 /// A back the detector scored surely (0.64) between the winning tile and the melds (other art
 /// 42's 14): it hid that the winning tile was set apart, and too sure to count as weak, it was
 /// never tried left out. Since a face-down tile of the hand row outside a closed kan is tried

@@ -1747,7 +1747,10 @@ impl Recognizer {
                 }
                 None => None,
             };
-            if let Some(completed) = completed.or_else(|| reading.without_a_weak_tile()) {
+            let completed = completed
+                .or_else(|| reading.with_alike_box_kept(&tiles))
+                .or_else(|| reading.without_a_weak_tile());
+            if let Some(completed) = completed {
                 reading = completed;
             }
         }
@@ -3013,6 +3016,29 @@ impl PhotoReading {
     /// concealed tiles' line) outside a closed kan is tried too, after the weak ones, whatever
     /// its score: no hand holds one there (other art 42's 14, seed 68's 08: backs scored 0.64 and
     /// 0.48 between the winning tile and the melds).
+    /// The reading, from `tiles`, with the first box of the same face as a box beside it that
+    /// [`layout::drop_doubled`] dropped though their neighbours leave room for both (see
+    /// [`layout::alike_with_room`]) kept, when that completes the hand (see [`completes`]); the
+    /// box kept is marked uncertain. Tried when neither a faint box nor a gap of the row
+    /// completes it. In a far shot with a wall beside the hand (wall seed 19's 16), the box of
+    /// the first of three 3s was drawn over part of the second, whose own box, less sure, went
+    /// as a second box over one tile; the gap left between the first and the third then read
+    /// 3s at a place that overlapped the second's box, and was dropped in turn.
+    fn with_alike_box_kept(&self, tiles: &[Detection]) -> Option<PhotoReading> {
+        layout::alike_with_room(tiles).into_iter().find_map(|b| {
+            let mut with =
+                PhotoReading::lay_out_keeping(self.width, self.height, tiles.to_vec(), &[b]);
+            if !completes(self, &with) {
+                return None;
+            }
+            let kept = with.tiles.iter().position(|d| d.rotated == b);
+            if let (Some(hand), Some(i)) = (with.hand.as_mut(), kept) {
+                layout::doubt(&mut hand.uncertain, i);
+            }
+            Some(with)
+        })
+    }
+
     fn without_a_weak_tile(&self) -> Option<PhotoReading> {
         let by_score = |ids: &mut Vec<usize>| {
             ids.sort_by(|&a, &b| {
@@ -3098,8 +3124,19 @@ impl PhotoReading {
     /// fourth 6s. A white dragon is kept: its blank face looks like the blank cards the
     /// classifier learnt as "not a tile", and a real one in an evaluation photo read 0.81 laid
     /// upright.
-    fn lay_out(width: u32, height: u32, mut tiles: Vec<Detection>) -> PhotoReading {
-        layout::drop_doubled(&mut tiles);
+    fn lay_out(width: u32, height: u32, tiles: Vec<Detection>) -> PhotoReading {
+        PhotoReading::lay_out_keeping(width, height, tiles, &[])
+    }
+
+    /// [`PhotoReading::lay_out`], keeping the boxes in `keep` that [`layout::drop_doubled`]
+    /// would drop as a second box of the same face (see [`layout::alike_with_room`]).
+    fn lay_out_keeping(
+        width: u32,
+        height: u32,
+        mut tiles: Vec<Detection>,
+        keep: &[RotatedBox],
+    ) -> PhotoReading {
+        layout::drop_doubled(&mut tiles, keep);
         let mut layout = layout::lay_out(&mut tiles);
         let before = tiles.len();
         tiles.retain(|d| {
