@@ -2257,6 +2257,16 @@ pub(crate) mod tests {
         }
     }
 
+    /// The row `123m456p789s55z` at y = 200 with a closed kan of 7s (two backs) after it.
+    fn with_a_closed_kan() -> Vec<Detection> {
+        let mut d = row("123m456p789s55z", 100.0, 200.0);
+        for (k, face) in ["back", "7s", "7s", "back"].iter().enumerate() {
+            let x = 100.0 + 31.0 * (11.0 + k as f32) + 10.0;
+            d.push(det(face, x, 200.0, false, 0.95, None));
+        }
+        d
+    }
+
     /// A wall left on the table beside the hand is a longer row than the hand, of backs: the
     /// hand is the row with the most tiles face up, and the wall's backs are left out of it
     /// (not taken for dora indicators), a closed kan's two backs in the hand row or not.
@@ -2278,17 +2288,7 @@ pub(crate) mod tests {
         assert!(read.complete);
         assert_eq!(read.notation(), "123m456p789234s55z");
 
-        let mut d = row("123m456p789s55z", 100.0, 200.0);
-        for (k, face) in ["back", "7s", "7s", "back"].iter().enumerate() {
-            d.push(det(
-                face,
-                100.0 + 31.0 * (11.0 + k as f32) + 10.0,
-                200.0,
-                false,
-                0.95,
-                None,
-            ));
-        }
+        let mut d = with_a_closed_kan();
         wall(&mut d);
         let layout = lay_out(&mut d);
         assert_eq!(layout.melds.len(), 1, "{layout:?}");
@@ -2304,17 +2304,7 @@ pub(crate) mod tests {
     /// kan shows backs that read as backs.
     #[test]
     fn a_wall_read_as_white_dragons_is_not_the_hand() {
-        let mut d = row("123m456p789s55z", 100.0, 200.0);
-        for (k, face) in ["back", "7s", "7s", "back"].iter().enumerate() {
-            d.push(det(
-                face,
-                100.0 + 31.0 * (11.0 + k as f32) + 10.0,
-                200.0,
-                false,
-                0.95,
-                None,
-            ));
-        }
+        let mut d = with_a_closed_kan();
         for k in 0..17 {
             d.push(det("5z", 60.0 + 31.0 * k as f32, 80.0, false, 0.95, None));
         }

@@ -357,10 +357,16 @@ impl Detection {
         self.tile == Face::Back && self.probs[WHITE_DRAGON.class()] >= PALE_BACK
     }
 
+    /// How likely the face is blank, a white dragon or a back: a set with ivory backs shares
+    /// the one face with the other.
+    pub fn blank_probability(&self) -> f32 {
+        self.probs[WHITE_DRAGON.class()] + self.probs[BACK_CLASS]
+    }
+
     /// Takes a blank face for a back of an ivory-backed set, laid upright: the classifier's
     /// confidence is then its probability of either blank.
     pub fn read_as_back(&mut self) {
-        self.confidence = self.probs[WHITE_DRAGON.class()] + self.probs[BACK_CLASS];
+        self.confidence = self.blank_probability();
         self.tile = Face::Back;
         self.sideways = false;
         // A later lay_as must not read the face again.
@@ -1825,9 +1831,8 @@ impl Recognizer {
     /// [`BLANK_DORA_SURE`] sure, of its own tint (within [`BLANK_DORA_TINT`]) and lightness
     /// (within [`BLANK_ROW_LIGHT`]): bare table reads as a blank face too, a cream one 0.2 off
     /// in tint, a grey one of no tint at 0.32 of the face's lightness. It then lies in a row of
-    /// blank faces, as the layout takes two
-    /// blank faces in a row outside the hand for backs of a set with ivory backs (see
-    /// [`layout::lay_out`]): here the row's other tiles are unseen. The detector misses most of
+    /// blank faces, as the layout takes two blank faces in a row outside the hand for backs of
+    /// a set with ivory backs (see [`layout::lay_out`]): here the row's other tiles are unseen. The detector misses most of
     /// a wall of pale backs left on the table and reads one of its few boxes as a white dragon,
     /// which was then scored as an indicator (held-out seeds with a wall, 2026-11-27).
     fn drop_blank_dora_in_a_row(
@@ -1837,7 +1842,6 @@ impl Recognizer {
         reading: PhotoReading,
         up: f32,
     ) -> Result<PhotoReading, VisionError> {
-        let blank = |d: &Detection| d.probs[WHITE_DRAGON.class()] + d.probs[BACK_CLASS];
         let brightest = |c: [f32; 3]| c[0].max(c[1]).max(c[2]).max(1.0);
         let mut backs = Vec::new();
         for (i, places) in blank_dora_neighbour_places(&reading) {
@@ -1851,7 +1855,7 @@ impl Recognizer {
                     .into_iter()
                     .any(|(n, _, colour)| {
                         (n.reads_blank() || n.pale_back())
-                            && blank(&n) >= BLANK_DORA_SURE
+                            && n.blank_probability() >= BLANK_DORA_SURE
                             && picture::tint_difference(colour, own) <= BLANK_DORA_TINT
                             && BLANK_ROW_LIGHT.contains(&(brightest(colour) / brightest(own)))
                     });
@@ -2054,12 +2058,11 @@ impl Recognizer {
                 (back.rotated.scaled(1.0 / scale), back.detector_score)
             })
             .collect();
-        let blank = |d: &Detection| d.probs[WHITE_DRAGON.class()] + d.probs[BACK_CLASS];
         // (index into the tiles, the reading, its tint off the faces')
         let mut read: Vec<(usize, Detection, f32)> = self
             .read_along(image, boxes, up)?
             .into_iter()
-            .filter(|(d, ..)| blank(d) >= BLANK_DORA_SURE)
+            .filter(|(d, ..)| d.blank_probability() >= BLANK_DORA_SURE)
             .filter_map(|(d, _, colour)| {
                 let at = backs
                     .iter()
@@ -3562,15 +3565,7 @@ mod tests {
 
     #[test]
     fn a_white_dragon_indicators_neighbours_are_read_where_no_tile_is() {
-        use layout::tests::det;
-        // A concealed row at y = 300 (pitch 31), indicators at y = 200.
-        let hand = |dora: &[(&str, f32)]| {
-            let mut d: Vec<Detection> = layout::tests::row("123m456p789s1122z", 0.0, 300.0);
-            for &(face, x) in dora {
-                d.push(det(face, x, 200.0, false, 0.95, None));
-            }
-            PhotoReading::lay_out(640, 480, d)
-        };
+        let hand = beside_a_closed_row;
         let centres = |r: &PhotoReading| -> Vec<(usize, Vec<(f32, f32)>)> {
             blank_dora_neighbour_places(r)
                 .into_iter()
@@ -3602,18 +3597,21 @@ mod tests {
         assert_eq!((b.w, b.h, b.phi), (30.0, 40.0, -FRAC_PI_2));
     }
 
+    /// A concealed row at y = 300 (pitch 31, from x = 0) laid out with `faces` upright at
+    /// y = 200, each at its x, in a 640×480 photo.
+    fn beside_a_closed_row(faces: &[(&str, f32)]) -> PhotoReading {
+        let mut d: Vec<Detection> = layout::tests::row("123m456p789s1122z", 0.0, 300.0);
+        for &(face, x) in faces {
+            d.push(layout::tests::det(face, x, 200.0, false, 0.95, None));
+        }
+        PhotoReading::lay_out(640, 480, d)
+    }
+
     #[test]
     fn the_dead_walls_gaps_are_read_but_not_beyond_its_ends() {
-        use layout::tests::det;
-        // A concealed row at y = 300, the dead wall at y = 200: a back, a 1m indicator, a gap
-        // of one tile at x = 162, two backs.
-        let hand = |wall: &[(&str, f32)]| {
-            let mut d: Vec<Detection> = layout::tests::row("123m456p789s1122z", 0.0, 300.0);
-            for &(face, x) in wall {
-                d.push(det(face, x, 200.0, false, 0.95, None));
-            }
-            PhotoReading::lay_out(640, 480, d)
-        };
+        // The dead wall at y = 200: a back, a 1m indicator, a gap of one tile at x = 162, two
+        // backs.
+        let hand = beside_a_closed_row;
         let centres = |r: &PhotoReading| -> Vec<(f32, f32)> {
             wall_gap_places(r)
                 .iter()
