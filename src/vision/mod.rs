@@ -1832,9 +1832,10 @@ impl Recognizer {
     /// (within [`BLANK_ROW_LIGHT`]): bare table reads as a blank face too, a cream one 0.2 off
     /// in tint, a grey one of no tint at 0.32 of the face's lightness. It then lies in a row of
     /// blank faces, as the layout takes two blank faces in a row outside the hand for backs of
-    /// a set with ivory backs (see [`layout::lay_out`]): here the row's other tiles are unseen. The detector misses most of
-    /// a wall of pale backs left on the table and reads one of its few boxes as a white dragon,
-    /// which was then scored as an indicator (held-out seeds with a wall, 2026-11-27).
+    /// a set with ivory backs (see [`layout::lay_out`]): here the row's other tiles are unseen.
+    /// The detector misses most of a wall of pale backs left on the table and reads one of its
+    /// few boxes as a white dragon, which was then scored as an indicator (held-out seeds with a
+    /// wall, 2026-11-27).
     fn drop_blank_dora_in_a_row(
         &mut self,
         image: &Rgb,
@@ -1842,7 +1843,6 @@ impl Recognizer {
         reading: PhotoReading,
         up: f32,
     ) -> Result<PhotoReading, VisionError> {
-        let brightest = |c: [f32; 3]| c[0].max(c[1]).max(c[2]).max(1.0);
         let mut backs = Vec::new();
         for (i, places) in blank_dora_neighbour_places(&reading) {
             let own = face_colour_of(image, &reading.tiles[i].rotated.scaled(1.0 / scale), up);
@@ -1854,10 +1854,11 @@ impl Recognizer {
                 self.read_along(image, places, up)?
                     .into_iter()
                     .any(|(n, _, colour)| {
+                        let off = FaceOff::between(colour, own);
                         (n.reads_blank() || n.pale_back())
                             && n.blank_probability() >= BLANK_DORA_SURE
-                            && picture::tint_difference(colour, own) <= BLANK_DORA_TINT
-                            && BLANK_ROW_LIGHT.contains(&(brightest(colour) / brightest(own)))
+                            && off.tint <= BLANK_DORA_TINT
+                            && BLANK_ROW_LIGHT.contains(&off.light)
                     });
             if blank_beside {
                 backs.push(i);
@@ -2369,11 +2370,7 @@ fn wall_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
         .collect();
     row.sort_by(|&p, &q| at(p).total_cmp(&at(q)));
     row.dedup();
-    let moved = |i: usize, by: f32| RotatedBox {
-        cx: tiles[i].rotated.cx + along.0 * by,
-        cy: tiles[i].rotated.cy + along.1 * by,
-        ..tiles[i].rotated
-    };
+    let moved = |i: usize, by: f32| tiles[i].rotated.moved_along(along, by);
     let mut out = Vec::new();
     for pair in row.windows(2) {
         let step = at(pair[1]) - at(pair[0]);
@@ -2407,11 +2404,7 @@ fn blank_dora_neighbour_places(reading: &PhotoReading) -> Vec<(usize, Vec<Rotate
             let d = reading.tiles[i].rotated;
             let places: Vec<RotatedBox> = [-pitch, pitch]
                 .iter()
-                .map(|by| RotatedBox {
-                    cx: d.cx + along.0 * by,
-                    cy: d.cy + along.1 * by,
-                    ..d
-                })
+                .map(|&by| d.moved_along(along, by))
                 .filter(|b| apart(b, &reading.tiles) && in_frame(b))
                 .collect();
             (!places.is_empty()).then_some((i, places))
@@ -2662,13 +2655,20 @@ struct FaceOff {
     light: f32,
 }
 
+impl FaceOff {
+    /// How `colour` looks beside `face`.
+    fn between(colour: [f32; 3], face: [f32; 3]) -> FaceOff {
+        let brightest = |c: [f32; 3]| c[0].max(c[1]).max(c[2]).max(1.0);
+        FaceOff {
+            tint: picture::tint_difference(colour, face),
+            light: brightest(colour) / brightest(face),
+        }
+    }
+}
+
 fn face_off(image: &Rgb, scale: f32, up: f32, face: [f32; 3], d: &Detection) -> FaceOff {
     let colour = face_colour_of(image, &d.rotated.scaled(1.0 / scale), up);
-    let brightest = |c: [f32; 3]| c[0].max(c[1]).max(c[2]).max(1.0);
-    FaceOff {
-        tint: picture::tint_difference(colour, face),
-        light: brightest(colour) / brightest(face),
-    }
+    FaceOff::between(colour, face)
 }
 
 /// Marks uncertain each dora indicator more than [`OFF_TINT`] off the faces' tint that
@@ -3005,20 +3005,6 @@ impl PhotoReading {
         PhotoReading::lay_out(self.width, self.height, tiles)
     }
 
-    /// The reading without the first of its weak tiles (detector score under [`WEAK_SCORE`],
-    /// weakest first, at most [`WEAK_TRIED`]) of the hand or left unplaced whose leaving out
-    /// completes the hand as it stands (see [`completes`]), if any.
-    ///
-    /// The counterpart of the faint boxes: a box over something else (the side of a tile's
-    /// body, a shadow in the gap before the winning tile) that the classifier reads as a tile
-    /// makes a hand one tile too many, and the detector scores such boxes low (an 8p at 0.35 in
-    /// seed 35's 11). A back the layout leaves unplaced still stands in the row's gaps: at 0.37
-    /// in seed 24's 04, between the winning tile and the melds, it hid that the winning tile was
-    /// set apart. A hand complete without one of its tiles only by chance is rare, as the faint
-    /// boxes' rule relies on too. A face-down tile of the hand row (within a pitch of the
-    /// concealed tiles' line) outside a closed kan is tried too, after the weak ones, whatever
-    /// its score: no hand holds one there (other art 42's 14, seed 68's 08: backs scored 0.64 and
-    /// 0.48 between the winning tile and the melds).
     /// The reading, from `tiles`, with the first box of the same face as a box beside it that
     /// [`layout::drop_doubled`] dropped though their neighbours leave room for both (see
     /// [`layout::alike_with_room`]) kept, when that completes the hand (see [`completes`]); the
@@ -3042,6 +3028,20 @@ impl PhotoReading {
         })
     }
 
+    /// The reading without the first of its weak tiles (detector score under [`WEAK_SCORE`],
+    /// weakest first, at most [`WEAK_TRIED`]) of the hand or left unplaced whose leaving out
+    /// completes the hand as it stands (see [`completes`]), if any.
+    ///
+    /// The counterpart of the faint boxes: a box over something else (the side of a tile's
+    /// body, a shadow in the gap before the winning tile) that the classifier reads as a tile
+    /// makes a hand one tile too many, and the detector scores such boxes low (an 8p at 0.35 in
+    /// seed 35's 11). A back the layout leaves unplaced still stands in the row's gaps: at 0.37
+    /// in seed 24's 04, between the winning tile and the melds, it hid that the winning tile was
+    /// set apart. A hand complete without one of its tiles only by chance is rare, as the faint
+    /// boxes' rule relies on too. A face-down tile of the hand row (within a pitch of the
+    /// concealed tiles' line) outside a closed kan is tried too, after the weak ones, whatever
+    /// its score: no hand holds one there (other art 42's 14, seed 68's 08: backs scored 0.64 and
+    /// 0.48 between the winning tile and the melds).
     fn without_a_weak_tile(&self) -> Option<PhotoReading> {
         let by_score = |ids: &mut Vec<usize>| {
             ids.sort_by(|&a, &b| {

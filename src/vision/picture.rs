@@ -571,6 +571,15 @@ impl RotatedBox {
         (dx * ux + dy * uy).abs() <= self.h / 2.0 && (dy * ux - dx * uy).abs() <= self.w / 2.0
     }
 
+    /// The same box moved `by` pixels along the unit direction `dir`.
+    pub fn moved_along(&self, dir: (f32, f32), by: f32) -> RotatedBox {
+        RotatedBox {
+            cx: self.cx + dir.0 * by,
+            cy: self.cy + dir.1 * by,
+            ..*self
+        }
+    }
+
     /// The box in an image `k` times as large (pixel centres map as `(x + ½)·k − ½`).
     pub fn scaled(&self, k: f32) -> RotatedBox {
         RotatedBox {
