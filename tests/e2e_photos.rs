@@ -568,11 +568,27 @@ fn a_row_with_one_concealed_tile_left_is_read_for_missing_tiles() {
 
 /// An added kan of 9s with two tiles the detector drew no box over (seed 83's 10): reading the
 /// row's gap found one and made a pon of the other three, a complete hand scored without the
-/// kan (4,800 for 8,300). Still read so, it is flagged, since a pon with a tile read where no
-/// box was drawn is marked uncertain (`layout::kan_doubts`). A score is never wrong unflagged.
+/// kan (4,800 for 8,300), flagged since a pon with a tile read where no box was drawn is marked
+/// uncertain (`layout::kan_doubts`). Read exactly since the stacked pair is also looked for a
+/// sixth closer to the row (see `an_added_kan_stretched_by_its_tiles_sides_is_found`).
 #[test]
 fn a_pon_with_a_tile_read_in_a_gap_is_flagged() {
     assert_regressions_never_wrong_unflagged(&["seed83-10-"]);
+    assert_regressions_read_exactly(&["seed83-10-"]);
+}
+
+/// Added kans read as pons (seed 44's 06, of 4p; 84's 20, of 2p in a steep shot): the
+/// detector's boxes over the pon's upright tiles take in their near sides, so the stacked pair
+/// was looked for where a tile of that measure would lie, its upper place a third of a tile
+/// beyond its tile, and read there 0.44 sure. Since the places are tried again a sixth closer to
+/// the row and read at 0.85 or more there (`TIGHT_SIDE`, `TIGHT_CONFIDENCE`), both are read
+/// exactly. Other art 54's 07 (and seed 19's 14, kept for `a_tile_missing_from_the_row_is_read_in_its_gap`)
+/// are pons with nothing stacked, whose called tile both closer places straddle, each half on it,
+/// read as the pon's tile 0.75 and 0.79 sure: at the measured places' 0.7 they were read as
+/// added kans; they stay pons.
+#[test]
+fn an_added_kan_stretched_by_its_tiles_sides_is_found() {
+    assert_regressions_read_exactly(&["seed44-06-", "seed84-20-", "alt54-07-", "seed19-14-"]);
 }
 
 /// In each the detector drew a box over each half of a called (sideways) 4p, and each half

@@ -2264,7 +2264,7 @@ impl Recognizer {
             for (place, read) in places.iter().zip(readings.chunks_exact(2)) {
                 let kind = read[0].best().0.and_then(Face::kind);
                 if kind != Some(place.kind)
-                    || !Reading::same_tile(&read[0], &read[1], ADDED_CONFIDENCE, STACK_NOT_TILE)
+                    || !Reading::same_tile(&read[0], &read[1], place.sure, STACK_NOT_TILE)
                 {
                     continue;
                 }
@@ -2497,6 +2497,19 @@ const SIDEWAYS_DROP: f32 = 0.13;
 /// lengths along the row: a little more than touching, as tiles of a meld lie.
 const KAN_PLACE_STEP: f32 = 1.05;
 
+/// The share of the sideways tile's measured extent at which [`added_kan_places`] are tried a
+/// second time, and how sure both crops must read as the pon's tile there. The detector's box
+/// over an upright tile often takes in its near side (the tile's thickness, seen at an angle),
+/// which stretches the measure: in seed 44's 06 the stacked tiles lay 45 px apart where 56
+/// were measured, the upper place a third of a tile off its tile (read 0.44 sure). Closer
+/// together, both places of a pon with nothing stacked can straddle its called tile, each
+/// half on it, and such halves read as the tile 0.75-0.79 sure (seed 19's 14, other art 54's
+/// 07) where the stacked pairs found read 0.89 or more. White dragons are not looked for so
+/// (see [`blank_stack_places`]): halves of a called white dragon read as blank faces as surely
+/// as a stacked one (0.90-0.93 against 0.94-0.95).
+const TIGHT_SIDE: f32 = 0.85;
+const TIGHT_CONFIDENCE: f32 = 0.85;
+
 /// Where an added kan's two stacked tiles would lie on a called pon (see
 /// [`added_kan_places`]), in full-size pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -2506,6 +2519,8 @@ struct AddedKanPlace {
     kind: Kind,
     /// The lower tile (in the row) and the upper one, laid sideways.
     pair: [RotatedBox; 2],
+    /// How sure both crops must read as `kind`.
+    sure: f32,
 }
 
 /// On each called pon of a complete hand (three tiles, the two upright ones of one kind, not
@@ -2515,6 +2530,19 @@ struct AddedKanPlace {
 /// what the layout is least sure of, and the stacked pair says it (seed 22's 07: a pon of 9p
 /// called on its last copy while the pair lay on the middle one).
 fn added_kan_places(reading: &PhotoReading, up: f32) -> Vec<AddedKanPlace> {
+    [(1.0, ADDED_CONFIDENCE), (TIGHT_SIDE, TIGHT_CONFIDENCE)]
+        .into_iter()
+        .flat_map(|(share, sure)| {
+            added_kan_places_at(reading, up, share)
+                .into_iter()
+                .map(move |p| AddedKanPlace { sure, ..p })
+        })
+        .collect()
+}
+
+/// [`added_kan_places`] with the sideways tile's extent `share` times the measured one (see
+/// [`stack_places`]).
+fn added_kan_places_at(reading: &PhotoReading, up: f32, share: f32) -> Vec<AddedKanPlace> {
     let mut out = Vec::new();
     for (meld, chosen) in called_pons(reading) {
         let others = meld.tiles.iter().copied().filter(|&i| i != chosen);
@@ -2538,7 +2566,7 @@ fn added_kan_places(reading: &PhotoReading, up: f32) -> Vec<AddedKanPlace> {
             if called != chosen && reading.tiles[called].tile.kind() != Some(kind) {
                 continue;
             }
-            out.extend(stack_places(reading, called, [a, b], kind, up));
+            out.extend(stack_places(reading, called, [a, b], kind, up, share));
         }
     }
     out
@@ -2553,7 +2581,7 @@ fn blank_stack_places(reading: &PhotoReading, up: f32) -> Vec<AddedKanPlace> {
             continue;
         };
         if reading.tiles[a].reads_blank() && reading.tiles[b].reads_blank() {
-            out.extend(stack_places(reading, called, [a, b], Kind::HAKU, up));
+            out.extend(stack_places(reading, called, [a, b], Kind::HAKU, up, 1.0));
         }
     }
     out
@@ -2595,13 +2623,15 @@ fn other_two(meld: &layout::MeldSpot, called: usize) -> Option<[usize; 2]> {
 /// A sideways tile's extent along that axis is its width seen as the upright tiles' heights are
 /// seen, foreshortened alike in a steep shot: their extent along the axis times their width
 /// over the tile's length (the called box's extent across the axis, or
-/// [`layout::TILE_ASPECT`] upright widths where that box is not a tile's length).
+/// [`layout::TILE_ASPECT`] upright widths where that box is not a tile's length), times
+/// `share`.
 fn stack_places(
     reading: &PhotoReading,
     called: usize,
     [a, b]: [usize; 2],
     kind: Kind,
     up: f32,
+    share: f32,
 ) -> [AddedKanPlace; 2] {
     let (a, b) = (reading.tiles[a].rotated, reading.tiles[b].rotated);
     // The uprights' own axis: each box's axes (a box's sides may come either way round)
@@ -2618,7 +2648,7 @@ fn stack_places(
         l if (1.15 * width..=1.6 * width).contains(&l) => l,
         _ => layout::TILE_ASPECT * width,
     };
-    let side = height * width / length;
+    let side = share * height * width / length;
     // The row's centre line through the two uprights, where the called tile lies on it.
     let (dx, dy) = (b.cx - a.cx, b.cy - a.cy);
     let span = dx.hypot(dy);
@@ -2642,6 +2672,7 @@ fn stack_places(
             called,
             kind,
             pair: [place(0.5), place(1.5)],
+            sure: ADDED_CONFIDENCE,
         }
     })
 }
@@ -3674,8 +3705,23 @@ mod tests {
         // (40 high uprights, 30 wide, 40 long tiles); the lower tile's outer side on the row's
         // edge (y = 220 or 180), the upper one beyond it.
         let centres = |p: &AddedKanPlace| p.pair.map(|b| (b.cx.round(), b.cy.round()));
-        // First on the called tile, then on the two other copies, each once for either side.
-        assert_eq!(places.len(), 6);
+        // First on the called tile, then on the two other copies, each once for either side;
+        // then all again with the sideways tile a sixth shorter along the axis (25.5 instead
+        // of 30), read more surely.
+        assert_eq!(places.len(), 12);
+        assert_eq!(
+            (centres(&places[6]), centres(&places[7])),
+            (
+                [(283.0, 207.0), (283.0, 182.0)],
+                [(283.0, 193.0), (283.0, 218.0)]
+            )
+        );
+        assert!(places[..6].iter().all(|p| p.sure == ADDED_CONFIDENCE));
+        assert!(places[6..].iter().all(|p| p.sure == TIGHT_CONFIDENCE));
+        assert_eq!(
+            places[..6].iter().map(|p| p.called).collect::<Vec<_>>(),
+            places[6..].iter().map(|p| p.called).collect::<Vec<_>>()
+        );
         assert_eq!(
             (centres(&places[0]), centres(&places[1])),
             (
@@ -3683,7 +3729,7 @@ mod tests {
                 [(283.0, 195.0), (283.0, 225.0)]
             )
         );
-        let xs: Vec<f32> = places.iter().map(|p| p.pair[0].cx.round()).collect();
+        let xs: Vec<f32> = places[..6].iter().map(|p| p.pair[0].cx.round()).collect();
         assert_eq!(xs, [283.0, 283.0, 324.0, 324.0, 355.0, 355.0]);
         for place in &places {
             assert_eq!(Tile::plain(place.kind).to_string(), "9p");
@@ -3733,24 +3779,30 @@ mod tests {
         assert!(white.hand.as_ref().is_some_and(|h| h.complete));
         assert!(added_kan_places(&white, up).is_empty());
         // Those are looked for apart (Recognizer::stack_blank_added_kans), on the called tile
-        // only, either side of the row; never on a pon of another tile.
-        let on_the_called_tile = |found: &[AddedKanPlace], kind: &str| {
+        // only, either side of the row, at the measured places only; never on a pon of
+        // another tile.
+        let on_the_called_tile = |found: &[AddedKanPlace], kind: &str, tight: bool| {
+            let wanted: Vec<&AddedKanPlace> = if tight {
+                vec![&places[0], &places[1], &places[6], &places[7]]
+            } else {
+                vec![&places[0], &places[1]]
+            };
             assert_eq!(
                 found.iter().map(centres).collect::<Vec<_>>(),
-                places[..2].iter().map(centres).collect::<Vec<_>>()
+                wanted.into_iter().map(centres).collect::<Vec<_>>()
             );
             assert!(found
                 .iter()
                 .all(|p| Tile::plain(p.kind).to_string() == kind));
         };
-        on_the_called_tile(&blank_stack_places(&white, up), "5z");
+        on_the_called_tile(&blank_stack_places(&white, up), "5z", false);
         assert!(blank_stack_places(&pon, up).is_empty());
         assert!(blank_stack_places(&hand_of("5z", true), up).is_empty());
         // The called tile read as another tile (a stacked pair's box reads so): the upright
         // tiles say the pon's kind, and it is looked for in the same places.
         let misread = hand_with("9p", "5p", false);
         assert!(misread.hand.as_ref().is_some_and(|h| h.complete));
-        on_the_called_tile(&added_kan_places(&misread, up), "9p");
+        on_the_called_tile(&added_kan_places(&misread, up), "9p", true);
     }
 
     #[test]
