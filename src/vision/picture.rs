@@ -520,18 +520,24 @@ impl Level {
         let max_x = (self.width - 1) as f32;
         let max_y = (self.height - 1) as f32;
         let (x, y) = (x.clamp(0.0, max_x), y.clamp(0.0, max_y));
-        let (x0, y0) = (x.floor() as usize, y.floor() as usize);
+        // Non-negative once clamped: truncation is the floor, without a call into libm.
+        let (x0, y0) = (x as usize, y as usize);
         let (x1, y1) = ((x0 + 1).min(self.width - 1), (y0 + 1).min(self.height - 1));
         let (fx, fy) = (x - x0 as f32, y - y0 as f32);
         // Clamped into the window too, so a sample just outside it (float rounding) reads its
         // edge instead of panicking.
         let wx = |xx: usize| xx.saturating_sub(self.x0).min(self.win_w - 1);
         let wy = |yy: usize| yy.saturating_sub(self.y0).min(self.win_h - 1);
-        let p =
-            |xx: usize, yy: usize, c: usize| self.pixels[(wy(yy) * self.win_w + wx(xx)) * 3 + c];
+        // The four neighbours' pixels, each looked up once for the three channels.
+        let pixel = |xx: usize, yy: usize| -> [f32; 3] {
+            let at = (wy(yy) * self.win_w + wx(xx)) * 3;
+            [self.pixels[at], self.pixels[at + 1], self.pixels[at + 2]]
+        };
+        let (p00, p10) = (pixel(x0, y0), pixel(x1, y0));
+        let (p01, p11) = (pixel(x0, y1), pixel(x1, y1));
         for (c, o) in out.iter_mut().enumerate() {
-            let top = p(x0, y0, c) * (1.0 - fx) + p(x1, y0, c) * fx;
-            let bottom = p(x0, y1, c) * (1.0 - fx) + p(x1, y1, c) * fx;
+            let top = p00[c] * (1.0 - fx) + p10[c] * fx;
+            let bottom = p01[c] * (1.0 - fx) + p11[c] * fx;
             *o = top * (1.0 - fy) + bottom * fy;
         }
     }
@@ -836,6 +842,21 @@ pub fn percentile(values: &mut [f32], q: f32) -> f32 {
     values[below] + (at - below as f32) * (values[above] - values[below])
 }
 
+/// `value` rounded half away from zero to a whole level in 0–255, as `value.round().clamp(0.0,
+/// 255.0)` is, without the call into libm that `round` (and `floor`) make on the baseline
+/// x86-64 target: this runs for every channel of every crop pixel (a fifth of a frame's
+/// sampling time went to `roundf`). Clamped first, the value is non-negative and under 2^23, so
+/// truncation is its floor and the fraction left is exact.
+fn whole_level(value: f32) -> f32 {
+    let v = value.clamp(0.0, 255.0);
+    let floor = v as u32 as f32;
+    if v - floor >= 0.5 {
+        floor + 1.0
+    } else {
+        floor
+    }
+}
+
 impl CropGeometry {
     /// Samples the crop from its pyramid level into `crop` (planar RGB, values 0–1).
     fn sample_into(&self, pyramid: &Level, crop: &mut [f32]) {
@@ -844,9 +865,8 @@ impl CropGeometry {
             for i in 0..CROP_W {
                 let (sx, sy) = self.at(i, j);
                 pyramid.sample(sx, sy, &mut px);
-                for (c, value) in px.iter().enumerate() {
-                    crop[c * CROP_H * CROP_W + j * CROP_W + i] =
-                        value.round().clamp(0.0, 255.0) / 255.0;
+                for (c, &value) in px.iter().enumerate() {
+                    crop[c * CROP_H * CROP_W + j * CROP_W + i] = whole_level(value) / 255.0;
                 }
             }
         }
@@ -1235,6 +1255,14 @@ mod tests {
         .map(|(cx, cy, w, h, phi)| RotatedBox { cx, cy, w, h, phi });
         assert_eq!(crops(&rgb, &boxes), crops_from_whole_levels(&rgb, &boxes));
         assert!(crops(&rgb, &[]).is_empty());
+    }
+
+    #[test]
+    fn whole_levels_round_half_away_from_zero_within_the_range() {
+        let values = (-2000..=270_000).map(|i| i as f32 / 1000.0);
+        for v in values.chain([0.49999997, 0.5, 1.5, 2.5, 254.5, 254.49998]) {
+            assert_eq!(whole_level(v), v.round().clamp(0.0, 255.0), "{v}");
+        }
     }
 
     #[test]
