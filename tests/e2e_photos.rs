@@ -8,8 +8,8 @@
 mod photo_fixtures;
 
 use photo_fixtures::{
-    compare, far_fixture, far_frame, load_all, run, run_on, score, score_differences, Fixture,
-    Outcome,
+    compare, far_fixture, far_frame, half_turned_fixture, load_all, run, run_on, score,
+    score_differences, Fixture, Outcome,
 };
 use riichi_lens::vision::picture::Rgb;
 use riichi_lens::vision::{Recognizer, Settings};
@@ -211,6 +211,19 @@ fn far_shots_are_read_through_a_larger_detector_input() {
         .collect();
     assert_eq!(far_exact.len(), 18);
     assert_read_exactly(&outcomes, &far_exact);
+}
+
+/// The fixtures' photos turned half a turn, as a hand shot from across the table (or the far
+/// player's, under a camera over the table) shows: each is read exactly. The layout reads a
+/// hand as its owner lays it out, so each had been read backwards, the melds taken into the
+/// concealed row and the winning tile set apart at its start, until the tiles were laid out
+/// both ways and the way that reads as an owner lays a hand kept (`reads_better_turned`):
+/// none of the 20 had been read as when upright, nor any of 100 held-out fixtures so turned
+/// (94 of them since).
+#[test]
+fn photos_turned_half_a_turn_are_read_as_shown() {
+    let outcomes = read_changed(|f, rgb| (Some(half_turned_fixture(f)), rgb.half_turned()));
+    assert_read_exactly(&outcomes, &READ_EXACTLY);
 }
 
 /// The recognizer, fixture 01 (a closed hand with room below it) and its photo.

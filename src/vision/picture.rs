@@ -22,6 +22,20 @@ pub struct Rgb {
 }
 
 impl Rgb {
+    /// The image turned half a turn (upside down): pixel `(x, y)` moves to
+    /// `(width − 1 − x, height − 1 − y)`.
+    pub fn half_turned(&self) -> Rgb {
+        let mut pixels = Vec::with_capacity(self.pixels.len());
+        for px in self.pixels.chunks_exact(3).rev() {
+            pixels.extend_from_slice(px);
+        }
+        Rgb {
+            width: self.width,
+            height: self.height,
+            pixels,
+        }
+    }
+
     /// Wraps raw RGB bytes; the length must be `width × height × 3`.
     pub fn new(width: u32, height: u32, pixels: Vec<u8>) -> Result<Rgb, VisionError> {
         if width == 0 || height == 0 || pixels.len() != width as usize * height as usize * 3 {
@@ -594,6 +608,23 @@ impl RotatedBox {
             w: self.w * k,
             h: self.h * k,
             phi: self.phi,
+        }
+    }
+
+    /// The same rectangle in its image turned half a turn (see [`Rgb::half_turned`]), the
+    /// image spanning `width` by `height` of these pixels: its centre mirrored through the
+    /// image's, its up axis pointing the other way. Turning twice gives the box back.
+    pub fn half_turned(&self, width: f32, height: f32) -> RotatedBox {
+        use std::f32::consts::PI;
+        RotatedBox {
+            cx: width - 1.0 - self.cx,
+            cy: height - 1.0 - self.cy,
+            phi: if self.phi > 0.0 {
+                self.phi - PI
+            } else {
+                self.phi + PI
+            },
+            ..*self
         }
     }
 
@@ -1255,6 +1286,38 @@ mod tests {
         .map(|(cx, cy, w, h, phi)| RotatedBox { cx, cy, w, h, phi });
         assert_eq!(crops(&rgb, &boxes), crops_from_whole_levels(&rgb, &boxes));
         assert!(crops(&rgb, &[]).is_empty());
+    }
+
+    #[test]
+    fn a_box_turned_half_a_turn_with_its_photo_crops_the_same_pixels() {
+        let (w, h) = (300u32, 200u32);
+        let pixels: Vec<u8> = (0..u64::from(w * h * 3))
+            .map(|i| (i * 7919 % 251) as u8)
+            .collect();
+        let rgb = Rgb::new(w, h, pixels).unwrap();
+        let turned = rgb.half_turned();
+        assert_eq!(turned.pixels[..3], rgb.pixels[rgb.pixels.len() - 3..]);
+        assert_eq!(turned.half_turned(), rgb);
+        let boxes = [
+            (100.0, 80.0, 40.0, 55.0, -1.2),
+            (150.5, 99.5, 60.0, 80.0, -std::f32::consts::FRAC_PI_2),
+            (220.0, 60.0, 30.0, 45.0, 2.9),
+        ]
+        .map(|(cx, cy, w, h, phi)| RotatedBox { cx, cy, w, h, phi });
+        let moved = boxes.map(|b| b.half_turned(w as f32, h as f32));
+        let (a, b) = (crops(&rgb, &boxes), crops(&turned, &moved));
+        // The same crops, up to the float rounding of the sample points.
+        let worst = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f32::max);
+        assert!(worst <= 1.5 / 255.0, "{worst}");
+        for (b, m) in boxes.iter().zip(&moved) {
+            let back = m.half_turned(w as f32, h as f32);
+            assert!((back.cx - b.cx).abs() < 1e-4 && (back.cy - b.cy).abs() < 1e-4);
+            assert!((back.phi - b.phi).abs() < 1e-5 && m.phi.abs() <= std::f32::consts::PI);
+        }
     }
 
     #[test]

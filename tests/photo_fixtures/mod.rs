@@ -650,13 +650,37 @@ fn far_offset(width: u32, height: u32) -> (u32, u32) {
 
 /// The fixture as [`far_frame`] shows it: every tile's box moved and halved with the photo.
 pub fn far_fixture(fixture: &Fixture) -> Fixture {
-    let mut truth = fixture.truth.clone();
-    let w = truth["width"].as_u64().unwrap_or(0) as u32;
-    let h = truth["height"].as_u64().unwrap_or(0) as u32;
+    let w = fixture.truth["width"].as_u64().unwrap_or(0) as u32;
+    let h = fixture.truth["height"].as_u64().unwrap_or(0) as u32;
     let (ox, oy) = far_offset(w, h);
     // pixel centres: x in the photo is at (x + 0.5) / 2 - 0.5 in the shrunk copy
-    let x = |v: f64| (v + 0.5) / 2.0 - 0.5 + f64::from(ox);
-    let y = |v: f64| (v + 0.5) / 2.0 - 0.5 + f64::from(oy);
+    let point = |x: f64, y: f64| {
+        (
+            (x + 0.5) / 2.0 - 0.5 + f64::from(ox),
+            (y + 0.5) / 2.0 - 0.5 + f64::from(oy),
+        )
+    };
+    moved_fixture(fixture, point, 0.5, 0.0)
+}
+
+/// The fixture as its photo turned half a turn ([`Rgb::half_turned`]) shows it: every tile's
+/// box mirrored through the photo's centre, its up axis the other way.
+pub fn half_turned_fixture(fixture: &Fixture) -> Fixture {
+    let w = fixture.truth["width"].as_f64().unwrap_or(0.0);
+    let h = fixture.truth["height"].as_f64().unwrap_or(0.0);
+    let point = |x: f64, y: f64| (w - 1.0 - x, h - 1.0 - y);
+    moved_fixture(fixture, point, 1.0, std::f64::consts::PI)
+}
+
+/// The fixture with every tile's box moved by `point` (its corners and centre), its sides
+/// scaled by `k` and its up axis turned by `turn`.
+fn moved_fixture(
+    fixture: &Fixture,
+    point: impl Fn(f64, f64) -> (f64, f64),
+    k: f64,
+    turn: f64,
+) -> Fixture {
+    let mut truth = fixture.truth.clone();
     for t in truth["tiles"].as_array_mut().expect("tiles") {
         let b: Vec<f64> = t["box"]
             .as_array()
@@ -664,14 +688,23 @@ pub fn far_fixture(fixture: &Fixture) -> Fixture {
             .iter()
             .map(|v| v.as_f64().unwrap_or(f64::NAN))
             .collect();
-        t["box"] = json!([x(b[0]), y(b[1]), x(b[2]), y(b[3])]);
+        let (p, q) = (point(b[0], b[1]), point(b[2], b[3]));
+        t["box"] = json!([p.0.min(q.0), p.1.min(q.1), p.0.max(q.0), p.1.max(q.1)]);
         let r = &mut t["rotated"];
         let get = |r: &Value, k: &str| r[k].as_f64().unwrap_or(f64::NAN);
-        let (cx, cy, rw, rh) = (get(r, "cx"), get(r, "cy"), get(r, "w"), get(r, "h"));
-        r["cx"] = json!(x(cx));
-        r["cy"] = json!(y(cy));
-        r["w"] = json!(rw / 2.0);
-        r["h"] = json!(rh / 2.0);
+        let (cx, cy, rw, rh, phi) = (
+            get(r, "cx"),
+            get(r, "cy"),
+            get(r, "w"),
+            get(r, "h"),
+            get(r, "phi"),
+        );
+        let (cx, cy) = point(cx, cy);
+        r["cx"] = json!(cx);
+        r["cy"] = json!(cy);
+        r["w"] = json!(rw * k);
+        r["h"] = json!(rh * k);
+        r["phi"] = json!(phi + turn);
     }
     Fixture {
         name: fixture.name.clone(),
