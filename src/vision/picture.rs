@@ -1268,13 +1268,18 @@ mod tests {
         out
     }
 
-    #[test]
-    fn windowed_levels_give_the_same_crops() {
-        let (w, h) = (1000u32, 700u32);
+    /// A `w`×`h` image whose every byte differs from its neighbours', so that any pixel read
+    /// from the wrong place shows.
+    fn patterned(w: u32, h: u32) -> Rgb {
         let pixels: Vec<u8> = (0..u64::from(w * h * 3))
             .map(|i| (i * 7919 % 251) as u8)
             .collect();
-        let rgb = Rgb::new(w, h, pixels).unwrap();
+        Rgb::new(w, h, pixels).unwrap()
+    }
+
+    #[test]
+    fn windowed_levels_give_the_same_crops() {
+        let rgb = patterned(1000, 700);
         let boxes = [
             // level 0, 1, 2 and 3, rotated, and boxes running off each edge
             (300.0, 200.0, 40.0, 55.0, -1.2),
@@ -1291,10 +1296,7 @@ mod tests {
     #[test]
     fn a_box_turned_half_a_turn_with_its_photo_crops_the_same_pixels() {
         let (w, h) = (300u32, 200u32);
-        let pixels: Vec<u8> = (0..u64::from(w * h * 3))
-            .map(|i| (i * 7919 % 251) as u8)
-            .collect();
-        let rgb = Rgb::new(w, h, pixels).unwrap();
+        let rgb = patterned(w, h);
         let turned = rgb.half_turned();
         assert_eq!(turned.pixels[..3], rgb.pixels[rgb.pixels.len() - 3..]);
         assert_eq!(turned.half_turned(), rgb);
