@@ -697,8 +697,39 @@ impl Recognizer {
         Ok(left)
     }
 
-    /// Classifies detected boxes (see [`Recognizer::recognize`]).
+    /// Classifies detected boxes (see [`Recognizer::recognize`]); when most of them read clearly
+    /// sideways ([`CLEARLY_SIDEWAYS`]), classifies them again with each box's up axis turned a
+    /// quarter ([`RotatedBox::quarter_turned`]).
+    ///
+    /// The hand's up axis is taken from the boxes' own up axes, and a box may give a tile's
+    /// up axis turned a quarter with its sides the other way round. In a photo turned a quarter
+    /// (a hand beside an overhead camera) the detector sometimes draws most boxes so: every
+    /// tile then reads clearly sideways against the axis taken, which no hand shows (at most
+    /// four of its tiles are called), and the layout finds no row (held-out seed 12's 08 turned
+    /// a quarter: 12 of its 15 tiles read sideways, the three called ones upright).
     fn read_boxes(
+        &mut self,
+        image: &Rgb,
+        boxes: Vec<(RotatedBox, f32)>,
+    ) -> Result<ReadTiles, VisionError> {
+        let read = self.read_boxes_along(image, boxes.clone())?;
+        let sideways = read
+            .tiles
+            .iter()
+            .filter(|d| layout::sideways_evidence(d) > CLEARLY_SIDEWAYS)
+            .count();
+        if 2 * sideways <= read.tiles.len() || read.tiles.len() < MOSTLY_SIDEWAYS_MIN {
+            return Ok(read);
+        }
+        let turned = boxes
+            .into_iter()
+            .map(|(b, score)| (b.quarter_turned(), score))
+            .collect();
+        self.read_boxes_along(image, turned)
+    }
+
+    /// [`Recognizer::read_boxes`] against the up axis the boxes give.
+    fn read_boxes_along(
         &mut self,
         image: &Rgb,
         boxes: Vec<(RotatedBox, f32)>,
@@ -2799,12 +2830,12 @@ fn crop_along(b: &RotatedBox, axis: f32) -> RotatedBox {
 /// melds to its right, and takes the tiles' up axis to point up the photo; a hand photographed
 /// from across the table, or by a camera over it (a hand of the players on either side is then
 /// turned a quarter), reads backwards: its melds run into the concealed row and its winning tile
-/// stands apart at the start. Turned, it is read as shown. A complete hand read one way and not
-/// the other says which (complete as read, no tile changed to make it so: see
-/// [`PhotoReading::complete_as_read`]), unless the other way reads more in order (see
-/// [`in_order`]); a hand
-/// complete both ways is read the way that reads clearly more in order; one complete neither
-/// way, turned only when its concealed tiles are then also sorted ([`SORTED_ENOUGH`]): a hand
+/// stands apart at the start. Turned, it is read as shown. A hand complete as it lies (complete
+/// as read, no tile changed to make it so: see [`PhotoReading::complete_as_read`]) and not
+/// turned is read as it lies; one complete only turned is turned, unless it then reads less in
+/// order (see [`in_order`]); one complete both ways is read the way that reads clearly more in
+/// order; one complete neither way is turned only when its concealed tiles are then also sorted
+/// ([`SORTED_ENOUGH`]): a hand
 /// missing a tile or two reads out of order either way (the layout puts a meld's tiles in the
 /// concealed row when a gap is measured wrong), and is read as it lies (held-out seed 21's 10,
 /// 110's 19).
@@ -2839,9 +2870,14 @@ fn in_order(reading: &PhotoReading) -> i32 {
 }
 
 /// The sideways evidence (see [`Turned::evidence`]) over which a tile reads clearly sideways for
-/// [`in_order`]: the called tiles of the fixtures' melds read 3.2-3.6, upright tiles -0.4 to
-/// -3.8, faces alike a quarter turned (1p, 9p, white dragons) about 0 either way.
+/// [`in_order`] and [`Recognizer::read_boxes`]: the called tiles of the fixtures' melds read
+/// 3.2-3.6, upright tiles -0.4 to -3.8, faces alike a quarter turned (1p, 9p, white dragons)
+/// about 0 either way.
 const CLEARLY_SIDEWAYS: f32 = 2.0;
+
+/// How many tiles [`Recognizer::read_boxes`] needs, most of them clearly sideways, to read the
+/// boxes again turned a quarter: a hand's worth less a few; fewer may all be called tiles.
+const MOSTLY_SIDEWAYS_MIN: usize = 8;
 
 /// How much the concealed tiles read in order, as players sort them (characters, circles,
 /// bamboos, honours, each by number): neighbours in that order less neighbours the other way
