@@ -1783,19 +1783,11 @@ impl Recognizer {
     ) -> Result<PhotoReading, VisionError> {
         // The image's extent in the tiles' (full-size) pixels, which a half turn mirrors through.
         let extent = (scale * image.width as f32, scale * image.height as f32);
-        let turned_tiles: Vec<Detection> = read
-            .tiles
-            .iter()
-            .cloned()
-            .map(|mut d| {
-                d.half_turn(extent.0, extent.1);
-                d
-            })
-            .collect();
+        let turned_tiles = half_turned(&read.tiles, extent);
         let as_is = PhotoReading::lay_out(size.0, size.1, read.tiles.clone());
         let turned = PhotoReading::lay_out(size.0, size.1, turned_tiles.clone());
         if !reads_better_turned(&as_is, &turned) {
-            return self.complete_hand_as_laid(image, scale, size, read, faint);
+            return self.complete_hand_as_laid(image, scale, as_is, read, faint);
         }
         let (w, h) = (image.width as f32, image.height as f32);
         let faint: Vec<(RotatedBox, f32)> = faint
@@ -1807,23 +1799,21 @@ impl Recognizer {
             ..read
         };
         let mut reading =
-            self.complete_hand_as_laid(&image.half_turned(), scale, size, tiles, &faint)?;
-        for d in &mut reading.tiles {
-            d.half_turn(extent.0, extent.1);
-        }
+            self.complete_hand_as_laid(&image.half_turned(), scale, turned, tiles, &faint)?;
+        reading.tiles = half_turned(&reading.tiles, extent);
         Ok(reading)
     }
 
-    /// [`Recognizer::complete_hand`] with the tiles as they lie in `image`.
+    /// [`Recognizer::complete_hand`] with the tiles as they lie in `image`, `reading` their
+    /// layout ([`PhotoReading::lay_out`] of `tiles`).
     fn complete_hand_as_laid(
         &mut self,
         image: &Rgb,
         scale: f32,
-        (width, height): (u32, u32),
+        mut reading: PhotoReading,
         ReadTiles { tiles, up, face }: ReadTiles,
         faint: &[(RotatedBox, f32)],
     ) -> Result<PhotoReading, VisionError> {
-        let mut reading = PhotoReading::lay_out(width, height, tiles.clone());
         let complete = reading.hand.as_ref().is_some_and(|h| h.complete);
         if !complete && !tiles.is_empty() {
             let completed = match self.add_faint_tile(image, scale, &reading, &tiles, faint, up)? {
@@ -2318,7 +2308,8 @@ impl Recognizer {
     /// lie on each called pon of a complete hand (see [`added_kan_places`]), both crops, laid
     /// sideways, must read as the pon's tile at least [`ADDED_CONFIDENCE`] sure (and "not a
     /// tile" under [`STACK_NOT_TILE`]). Their two tiles then take the called tile's place, and
-    /// are kept when the layout stacks them and the hand stays complete as read.
+    /// are kept when the layout stacks them and the hand stays complete as read. The closer
+    /// places ([`TIGHT_SIDE`]) are read only when none of the measured ones gives a kan.
     ///
     /// The detector often draws one box over an added kan's two stacked tiles, anywhere from
     /// one tile's size over either of them to the pair's size, and nothing over the other even
@@ -2335,40 +2326,41 @@ impl Recognizer {
     ) -> Result<PhotoReading, VisionError> {
         // Each added kan found lays the hand out again, and the places are measured again on it.
         'found: loop {
-            let places = added_kan_places(&reading, up);
-            let pairs: Vec<RotatedBox> = places
-                .iter()
-                .flat_map(|p| p.pair.map(|b| b.scaled(1.0 / scale)))
-                .collect();
-            let readings = self.classify(image, &pairs)?;
-            for (place, read) in places.iter().zip(readings.chunks_exact(2)) {
-                let kind = read[0].best().0.and_then(Face::kind);
-                if kind != Some(place.kind)
-                    || !Reading::same_tile(&read[0], &read[1], place.sure, STACK_NOT_TILE)
-                {
-                    continue;
-                }
-                let boxes = place
-                    .pair
-                    .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
-                    .to_vec();
-                let mut added: Vec<Detection> = self
-                    .read_along(image, boxes, up)?
-                    .into_iter()
-                    .map(|(d, ..)| d)
+            for places in added_kan_places(&reading, up) {
+                let pairs: Vec<RotatedBox> = places
+                    .iter()
+                    .flat_map(|p| p.pair.map(|b| b.scaled(1.0 / scale)))
                     .collect();
-                if added.len() != 2 {
-                    continue;
-                }
-                // The places are a sideways tile's: the pair is laid so whichever way its
-                // readings lean (a 9p reads alike both ways), and the layout stacks it.
-                for d in &mut added {
-                    d.scale(scale);
-                    d.lay_as(true);
-                }
-                if let Some(with_kan) = reading.with_pair_stacked(place, added) {
-                    reading = with_kan;
-                    continue 'found;
+                let readings = self.classify(image, &pairs)?;
+                for (place, read) in places.iter().zip(readings.chunks_exact(2)) {
+                    let kind = read[0].best().0.and_then(Face::kind);
+                    if kind != Some(place.kind)
+                        || !Reading::same_tile(&read[0], &read[1], place.sure, STACK_NOT_TILE)
+                    {
+                        continue;
+                    }
+                    let boxes = place
+                        .pair
+                        .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
+                        .to_vec();
+                    let mut added: Vec<Detection> = self
+                        .read_along(image, boxes, up)?
+                        .into_iter()
+                        .map(|(d, ..)| d)
+                        .collect();
+                    if added.len() != 2 {
+                        continue;
+                    }
+                    // The places are a sideways tile's: the pair is laid so whichever way its
+                    // readings lean (a 9p reads alike both ways), and the layout stacks it.
+                    for d in &mut added {
+                        d.scale(scale);
+                        d.lay_as(true);
+                    }
+                    if let Some(with_kan) = reading.with_pair_stacked(place, added) {
+                        reading = with_kan;
+                        continue 'found;
+                    }
                 }
             }
             break;
@@ -2608,16 +2600,15 @@ struct AddedKanPlace {
 /// first on the tile the layout calls, then on each other copy that reads as the pon's kind,
 /// since which copy of a tile that looks alike a quarter turned (1p, 4p, 9p) lies sideways is
 /// what the layout is least sure of, and the stacked pair says it (seed 22's 07: a pon of 9p
-/// called on its last copy while the pair lay on the middle one).
-fn added_kan_places(reading: &PhotoReading, up: f32) -> Vec<AddedKanPlace> {
-    [(1.0, ADDED_CONFIDENCE), (TIGHT_SIDE, TIGHT_CONFIDENCE)]
-        .into_iter()
-        .flat_map(|(share, sure)| {
-            added_kan_places_at(reading, up, share)
-                .into_iter()
-                .map(move |p| AddedKanPlace { sure, ..p })
-        })
-        .collect()
+/// called on its last copy while the pair lay on the middle one). Two sets: the places as
+/// measured, then the same a sixth closer ([`TIGHT_SIDE`]).
+fn added_kan_places(reading: &PhotoReading, up: f32) -> [Vec<AddedKanPlace>; 2] {
+    [(1.0, ADDED_CONFIDENCE), (TIGHT_SIDE, TIGHT_CONFIDENCE)].map(|(share, sure)| {
+        added_kan_places_at(reading, up, share)
+            .into_iter()
+            .map(|p| AddedKanPlace { sure, ..p })
+            .collect()
+    })
 }
 
 /// [`added_kan_places`] with the sideways tile's extent `share` times the measured one (see
@@ -2823,6 +2814,19 @@ fn crop_along(b: &RotatedBox, axis: f32) -> RotatedBox {
     } else {
         snapped(b, axis)
     }
+}
+
+/// `tiles` where they lie in their photo turned half a turn, the photo spanning `width` by
+/// `height` of their pixels (see [`RotatedBox::half_turned`]).
+fn half_turned(tiles: &[Detection], (width, height): (f32, f32)) -> Vec<Detection> {
+    tiles
+        .iter()
+        .cloned()
+        .map(|mut d| {
+            d.half_turn(width, height);
+            d
+        })
+        .collect()
 }
 
 /// Whether a photo's tiles read better turned half a turn (`turned`) than as they lie
@@ -3851,23 +3855,12 @@ mod tests {
         d
     }
 
-    /// `tiles` where they lie in their 640×480 photo turned half a turn.
-    fn half_turned(tiles: &[Detection]) -> Vec<Detection> {
-        tiles
-            .iter()
-            .cloned()
-            .map(|mut d| {
-                d.half_turn(640.0, 480.0);
-                d
-            })
-            .collect()
-    }
-
     #[test]
     fn a_hand_shot_from_across_the_table_is_read_turned_half_a_turn() {
         let laid = |tiles: Vec<Detection>| PhotoReading::lay_out(640, 480, tiles);
+        let turn = |tiles: &[Detection]| half_turned(tiles, (640.0, 480.0));
         let hand = hand_with_melds("9p", "9p", false);
-        let (upright, upside_down) = (laid(hand.clone()), laid(half_turned(&hand)));
+        let (upright, upside_down) = (laid(hand.clone()), laid(turn(&hand)));
         assert_eq!(
             upright.hand.as_ref().map(|h| h.notation()).as_deref(),
             Some("234m567p11z [9*99p] [1*23s]")
@@ -3879,7 +3872,7 @@ mod tests {
         assert!(reads_better_turned(&upside_down, &upright));
         assert!(!reads_better_turned(&upright, &upside_down));
         // Turned twice, every box is where it was.
-        for (a, b) in hand.iter().zip(half_turned(&half_turned(&hand))) {
+        for (a, b) in hand.iter().zip(turn(&turn(&hand))) {
             let (p, q) = (a.rotated, b.rotated);
             assert!((p.cx - q.cx).abs() < 1e-3 && (p.cy - q.cy).abs() < 1e-3);
             assert!((p.phi - q.phi).abs() < 1e-5);
@@ -3892,14 +3885,14 @@ mod tests {
         // A closed hand is complete either way: its concealed tiles, sorted as players sort
         // them, say which way it lies.
         let closed = layout::tests::row("123m456p789s11222z", 0.0, 200.0);
-        let (upright, upside_down) = (laid(closed.clone()), laid(half_turned(&closed)));
+        let (upright, upside_down) = (laid(closed.clone()), laid(turn(&closed)));
         assert!(upright.complete_as_read() && upside_down.complete_as_read());
         assert!(reads_better_turned(&upside_down, &upright));
         assert!(!reads_better_turned(&upright, &upside_down));
         // Its sets laid one way and the other in turn (as many neighbours in order as out of
         // it, either way round), it is read as it lies.
         let unsorted = layout::tests::row("123m654p987s22211z", 0.0, 200.0);
-        let (as_is, turned) = (laid(unsorted.clone()), laid(half_turned(&unsorted)));
+        let (as_is, turned) = (laid(unsorted.clone()), laid(turn(&unsorted)));
         assert!(as_is.complete_as_read() && turned.complete_as_read());
         assert!(!reads_better_turned(&as_is, &turned) && !reads_better_turned(&turned, &as_is));
     }
@@ -3915,7 +3908,7 @@ mod tests {
         let hand = |stacked: bool| hand_of("9p", stacked);
         let pon = hand(false);
         assert!(pon.hand.as_ref().is_some_and(|h| h.complete));
-        let places = added_kan_places(&pon, up);
+        let places = added_kan_places(&pon, up).concat();
         // The pon only, once for each side of the row: a sideways tile is 30 along the up axis
         // (40 high uprights, 30 wide, 40 long tiles); the lower tile's outer side on the row's
         // edge (y = 220 or 180), the upper one beyond it.
@@ -3985,14 +3978,14 @@ mod tests {
             "234m567p11z {99*99p} [1*23s]"
         );
         // Already an added kan, or an incomplete hand: nothing is looked for.
-        assert!(added_kan_places(&hand(true), up).is_empty());
+        assert!(added_kan_places(&hand(true), up).concat().is_empty());
         let mut short = pon.clone();
         short.hand.as_mut().unwrap().complete = false;
-        assert!(added_kan_places(&short, up).is_empty());
+        assert!(added_kan_places(&short, up).concat().is_empty());
         // A pon of white dragons: a blank face is what a crop of a tile's own body reads as.
         let white = hand_of("5z", false);
         assert!(white.hand.as_ref().is_some_and(|h| h.complete));
-        assert!(added_kan_places(&white, up).is_empty());
+        assert!(added_kan_places(&white, up).concat().is_empty());
         // Those are looked for apart (Recognizer::stack_blank_added_kans), on the called tile
         // only, either side of the row, at the measured places only; never on a pon of
         // another tile.
@@ -4017,7 +4010,7 @@ mod tests {
         // tiles say the pon's kind, and it is looked for in the same places.
         let misread = hand_with("9p", "5p", false);
         assert!(misread.hand.as_ref().is_some_and(|h| h.complete));
-        on_the_called_tile(&added_kan_places(&misread, up), "9p", true);
+        on_the_called_tile(&added_kan_places(&misread, up).concat(), "9p", true);
     }
 
     #[test]
