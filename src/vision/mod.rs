@@ -387,10 +387,10 @@ impl Detection {
         self.bounds = self.rotated.bounds();
     }
 
-    /// Moves the box to where it lies in its image turned half a turn, the image spanning
-    /// `width` by `height` of the box's pixels (see [`RotatedBox::half_turned`]).
-    fn half_turn(&mut self, width: f32, height: f32) {
-        self.rotated = self.rotated.half_turned(width, height);
+    /// Moves the box from its photo turned by `turn` back to where it lies in the photo, the
+    /// turned photo spanning `extent` of the box's pixels (see [`Turn::undo_box`]).
+    fn undo_turn(&mut self, turn: Turn, extent: (f32, f32)) {
+        self.rotated = turn.undo_box(&self.rotated, extent);
         self.bounds = self.rotated.bounds();
     }
 
@@ -697,39 +697,8 @@ impl Recognizer {
         Ok(left)
     }
 
-    /// Classifies detected boxes (see [`Recognizer::recognize`]); when most of them read clearly
-    /// sideways ([`CLEARLY_SIDEWAYS`]), classifies them again with each box's up axis turned a
-    /// quarter ([`RotatedBox::quarter_turned`]).
-    ///
-    /// The hand's up axis is taken from the boxes' own up axes, and a box may give a tile's
-    /// up axis turned a quarter with its sides the other way round. In a photo turned a quarter
-    /// (a hand beside an overhead camera) the detector sometimes draws most boxes so: every
-    /// tile then reads clearly sideways against the axis taken, which no hand shows (at most
-    /// four of its tiles are called), and the layout finds no row (held-out seed 12's 08 turned
-    /// a quarter: 12 of its 15 tiles read sideways, the three called ones upright).
+    /// Classifies detected boxes (see [`Recognizer::recognize`]) against the up axis they give.
     fn read_boxes(
-        &mut self,
-        image: &Rgb,
-        boxes: Vec<(RotatedBox, f32)>,
-    ) -> Result<ReadTiles, VisionError> {
-        let read = self.read_boxes_along(image, boxes.clone())?;
-        let sideways = read
-            .tiles
-            .iter()
-            .filter(|d| layout::sideways_evidence(d) > CLEARLY_SIDEWAYS)
-            .count();
-        if 2 * sideways <= read.tiles.len() || read.tiles.len() < MOSTLY_SIDEWAYS_MIN {
-            return Ok(read);
-        }
-        let turned = boxes
-            .into_iter()
-            .map(|(b, score)| (b.quarter_turned(), score))
-            .collect();
-        self.read_boxes_along(image, turned)
-    }
-
-    /// [`Recognizer::read_boxes`] against the up axis the boxes give.
-    fn read_boxes_along(
         &mut self,
         image: &Rgb,
         boxes: Vec<(RotatedBox, f32)>,
@@ -1693,14 +1662,8 @@ impl Recognizer {
     /// Recognizes, lays out and decodes a photo.
     pub fn read_photo(&mut self, image: &Rgb) -> Result<PhotoReading, VisionError> {
         let found = self.detect(image)?;
-        let InLight {
-            read,
-            faint,
-            lifted,
-        } = self.read_in_light(image, found)?;
-        let image = lifted.as_ref().unwrap_or(image);
         let size = (image.width, image.height);
-        self.complete_hand(image, 1.0, size, read, &faint)
+        Ok(self.read_found(image, 1.0, size, found)?.0)
     }
 
     /// Decodes and reads an encoded photo, decoding a large JPEG at a reduced size where its
@@ -1743,24 +1706,81 @@ impl Recognizer {
             photo = sharper;
         }
         let found = Found { sure: boxes, faint };
-        let InLight {
-            mut read,
-            faint,
-            lifted,
-        } = self.read_in_light(&photo.image, found)?;
+        let size = (photo.full_width, photo.full_height);
+        let k = photo.reduction as f32;
+        let (reading, lifted) = self.read_found(&photo.image, k, size, found)?;
         if let Some(lifted) = lifted {
             photo.image = lifted;
         }
-        let k = photo.reduction as f32;
-        for tile in &mut read.tiles {
-            tile.scale(k);
-        }
-        let size = (photo.full_width, photo.full_height);
-        let reading = self.complete_hand(&photo.image, k, size, read, &faint)?;
         Ok((photo, reading))
     }
 
-    /// Lays out `read`'s tiles (in full-size pixels, `scale` times `image`'s) and, when they do
+    /// Reads the boxes `found` in `image` and completes the hand, in pixels `scale` times
+    /// `image`'s of a photo `size` large; returns the photo with its light lifted too, where
+    /// [`Recognizer::read_in_light`] lifts it.
+    ///
+    /// The hand is read the way up its owner sees it. When its tiles lie across the photo (see
+    /// [`lie_across`]), the photo is turned a quarter and read again from its detection on; when
+    /// its tiles then read better upside down (see [`reads_better_turned`]), the photo is turned
+    /// half a turn more and read again. The reading is turned back with the photo. The models
+    /// were trained on hands photographed upright and read turned tiles less well: held-out
+    /// seeds 8-12 turned a quarter lost whole melds of white dragons the detector found
+    /// upright, and their tiles turned half a turn but not read again lost melds and faces.
+    fn read_found(
+        &mut self,
+        image: &Rgb,
+        scale: f32,
+        size: (u32, u32),
+        found: Found,
+    ) -> Result<(PhotoReading, Option<Rgb>), VisionError> {
+        let mut turn = Turn::None;
+        let mut turned: Option<Rgb> = None;
+        let mut in_light = self.read_in_light(image, found)?;
+        if lie_across(&in_light.read) {
+            let photo = Turn::Anticlockwise.photo(image);
+            let found = self.detect(&photo)?;
+            let across = self.read_in_light(&photo, found)?;
+            if !lie_across(&across.read) {
+                (turn, turned, in_light) = (Turn::Anticlockwise, Some(photo), across);
+            }
+        }
+        let mut reading = lay_out_read(scale, turn.size(size), &mut in_light);
+        let photo = in_light
+            .lifted
+            .as_ref()
+            .or(turned.as_ref())
+            .unwrap_or(image);
+        let extent = (scale * photo.width as f32, scale * photo.height as f32);
+        let upside_down = PhotoReading::lay_out(
+            reading.width,
+            reading.height,
+            half_turned(&in_light.read.tiles, extent),
+        );
+        if reads_better_turned(&reading, &upside_down) {
+            turn = turn.and_half();
+            let photo = turn.photo(image);
+            let found = self.detect(&photo)?;
+            in_light = self.read_in_light(&photo, found)?;
+            reading = lay_out_read(scale, turn.size(size), &mut in_light);
+            turned = Some(photo);
+        }
+        let InLight {
+            read,
+            faint,
+            lifted,
+        } = in_light;
+        let photo = lifted.as_ref().or(turned.as_ref()).unwrap_or(image);
+        let extent = (scale * photo.width as f32, scale * photo.height as f32);
+        let mut reading = self.complete_hand(photo, scale, reading, read, &faint)?;
+        for tile in &mut reading.tiles {
+            tile.undo_turn(turn, extent);
+        }
+        (reading.width, reading.height) = size;
+        Ok((reading, lifted.map(|photo| turn.undo_photo(photo))))
+    }
+
+    /// Completes the hand of `tiles` read in `image` (in full-size pixels, `scale` times
+    /// `image`'s), `reading` their layout ([`PhotoReading::lay_out`] of `tiles`): when they do
     /// not make a complete hand, tries the faint boxes one at a time, best first: the first
     /// whose tile completes the hand (see [`completes`]) joins it. The faint boxes are read
     /// against the axis the sure ones were read against. When none does, the gaps of the hand
@@ -1774,39 +1794,6 @@ impl Recognizer {
     /// the hand is rare. Measured on held-out fixtures (model card, "Faint boxes that complete
     /// the hand").
     fn complete_hand(
-        &mut self,
-        image: &Rgb,
-        scale: f32,
-        size: (u32, u32),
-        read: ReadTiles,
-        faint: &[(RotatedBox, f32)],
-    ) -> Result<PhotoReading, VisionError> {
-        // The image's extent in the tiles' (full-size) pixels, which a half turn mirrors through.
-        let extent = (scale * image.width as f32, scale * image.height as f32);
-        let turned_tiles = half_turned(&read.tiles, extent);
-        let as_is = PhotoReading::lay_out(size.0, size.1, read.tiles.clone());
-        let turned = PhotoReading::lay_out(size.0, size.1, turned_tiles.clone());
-        if !reads_better_turned(&as_is, &turned) {
-            return self.complete_hand_as_laid(image, scale, as_is, read, faint);
-        }
-        let (w, h) = (image.width as f32, image.height as f32);
-        let faint: Vec<(RotatedBox, f32)> = faint
-            .iter()
-            .map(|&(b, score)| (b.half_turned(w, h), score))
-            .collect();
-        let tiles = ReadTiles {
-            tiles: turned_tiles,
-            ..read
-        };
-        let mut reading =
-            self.complete_hand_as_laid(&image.half_turned(), scale, turned, tiles, &faint)?;
-        reading.tiles = half_turned(&reading.tiles, extent);
-        Ok(reading)
-    }
-
-    /// [`Recognizer::complete_hand`] with the tiles as they lie in `image`, `reading` their
-    /// layout ([`PhotoReading::lay_out`] of `tiles`).
-    fn complete_hand_as_laid(
         &mut self,
         image: &Rgb,
         scale: f32,
@@ -2816,6 +2803,128 @@ fn crop_along(b: &RotatedBox, axis: f32) -> RotatedBox {
     }
 }
 
+/// Which way a photo was turned to read its hand the way up its owner sees it (see
+/// [`Recognizer::read_found`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Turn {
+    None,
+    Anticlockwise,
+    Half,
+    Clockwise,
+}
+
+impl Turn {
+    /// This turn and half a turn more.
+    fn and_half(self) -> Turn {
+        match self {
+            Turn::None => Turn::Half,
+            Turn::Anticlockwise => Turn::Clockwise,
+            Turn::Half => Turn::None,
+            Turn::Clockwise => Turn::Anticlockwise,
+        }
+    }
+
+    /// `image` turned so.
+    fn photo(self, image: &Rgb) -> Rgb {
+        match self {
+            Turn::None => image.clone(),
+            Turn::Anticlockwise => image.turned_anticlockwise(),
+            Turn::Half => image.half_turned(),
+            Turn::Clockwise => image.turned_clockwise(),
+        }
+    }
+
+    /// The photo turned so, turned back.
+    fn undo_photo(self, image: Rgb) -> Rgb {
+        match self {
+            Turn::None => image,
+            Turn::Anticlockwise => image.turned_clockwise(),
+            Turn::Half => image.half_turned(),
+            Turn::Clockwise => image.turned_anticlockwise(),
+        }
+    }
+
+    /// The width and height of a photo `size` large turned so.
+    fn size(self, (width, height): (u32, u32)) -> (u32, u32) {
+        match self {
+            Turn::None | Turn::Half => (width, height),
+            Turn::Anticlockwise | Turn::Clockwise => (height, width),
+        }
+    }
+
+    /// A box in the photo turned so, which spans `extent` of its pixels, where it lies in the
+    /// photo.
+    fn undo_box(self, b: &RotatedBox, (width, height): (f32, f32)) -> RotatedBox {
+        match self {
+            Turn::None => *b,
+            Turn::Anticlockwise => b.turned_clockwise(height),
+            Turn::Half => b.half_turned(width, height),
+            Turn::Clockwise => b.turned_anticlockwise(width),
+        }
+    }
+}
+
+/// Moves the tiles `in_light` read to full-size pixels (`scale` times the photo's) and lays
+/// them out in a photo `size` large.
+fn lay_out_read(scale: f32, size: (u32, u32), in_light: &mut InLight) -> PhotoReading {
+    for tile in &mut in_light.read.tiles {
+        tile.scale(scale);
+    }
+    PhotoReading::lay_out(size.0, size.1, in_light.read.tiles.clone())
+}
+
+/// Whether the tiles `read` lie across their photo, their tops to one side: the up axis they
+/// were read against lies within [`ACROSS`] of the photo's width, or most tiles' nearest
+/// neighbours lie along that axis rather than across it (see [`rows_along`]). A hand beside an
+/// overhead camera, or a phone photo taken on its side without an orientation tag, shows its
+/// tiles so.
+fn lie_across(read: &ReadTiles) -> bool {
+    layout::axis_difference(read.up, 0.0) < ACROSS || rows_along(&read.tiles, read.up)
+}
+
+/// Whether more of the `tiles`' nearest neighbours lie within [`ROW_CONE`] of the axis `up`
+/// than within it of the axis across, of at least [`ROW_TILES`] tiles, counting only
+/// neighbours that touch (centres at most [`ROW_TOUCH`] of the tile's longer side apart): the
+/// tiles' rows then run along what was taken for their up axis. The detector gives the faces
+/// of a steep shot turned a quarter, foreshortened into squares, an up axis along the photo's
+/// height (held-out seeds 9's and 12's 20-pon-steep turned a quarter), though their rows run
+/// that way. Loose tiles lying apart say nothing (one of the evaluation photos lays eight in a
+/// column on a keyboard, each at its own angle).
+fn rows_along(tiles: &[Detection], up: f32) -> bool {
+    if tiles.len() < ROW_TILES {
+        return false;
+    }
+    let (mut along, mut across) = (0, 0);
+    for (i, a) in tiles.iter().enumerate() {
+        let nearest = tiles
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, b)| (b.rotated.cx - a.rotated.cx, b.rotated.cy - a.rotated.cy))
+            .min_by(|p, q| p.0.hypot(p.1).total_cmp(&q.0.hypot(q.1)));
+        let touches =
+            |(dx, dy): &(f32, f32)| dx.hypot(*dy) <= ROW_TOUCH * a.rotated.w.max(a.rotated.h);
+        if let Some((dx, dy)) = nearest.filter(touches) {
+            let off = layout::axis_difference(dy.atan2(dx), up);
+            if off < ROW_CONE {
+                along += 1;
+            } else if off > std::f32::consts::FRAC_PI_2 - ROW_CONE {
+                across += 1;
+            }
+        }
+    }
+    along > across
+}
+
+/// See [`rows_along`].
+const ROW_CONE: f32 = 30.0 * std::f32::consts::PI / 180.0;
+const ROW_TILES: usize = 5;
+const ROW_TOUCH: f32 = 1.2;
+
+/// How near the photo's width (radians) the tiles' up axis must lie for [`lie_across`]: short
+/// of a half quarter, so that a hand tilted about as much either way is read as it lies.
+const ACROSS: f32 = 35.0 * std::f32::consts::PI / 180.0;
+
 /// `tiles` where they lie in their photo turned half a turn, the photo spanning `width` by
 /// `height` of their pixels (see [`RotatedBox::half_turned`]).
 fn half_turned(tiles: &[Detection], (width, height): (f32, f32)) -> Vec<Detection> {
@@ -2823,7 +2932,7 @@ fn half_turned(tiles: &[Detection], (width, height): (f32, f32)) -> Vec<Detectio
         .iter()
         .cloned()
         .map(|mut d| {
-            d.half_turn(width, height);
+            d.undo_turn(Turn::Half, (width, height));
             d
         })
         .collect()
@@ -2874,14 +2983,10 @@ fn in_order(reading: &PhotoReading) -> i32 {
 }
 
 /// The sideways evidence (see [`Turned::evidence`]) over which a tile reads clearly sideways for
-/// [`in_order`] and [`Recognizer::read_boxes`]: the called tiles of the fixtures' melds read
+/// [`in_order`]: the called tiles of the fixtures' melds read
 /// 3.2-3.6, upright tiles -0.4 to -3.8, faces alike a quarter turned (1p, 9p, white dragons)
 /// about 0 either way.
 const CLEARLY_SIDEWAYS: f32 = 2.0;
-
-/// How many tiles [`Recognizer::read_boxes`] needs, most of them clearly sideways, to read the
-/// boxes again turned a quarter: a hand's worth less a few; fewer may all be called tiles.
-const MOSTLY_SIDEWAYS_MIN: usize = 8;
 
 /// How much the concealed tiles read in order, as players sort them (characters, circles,
 /// bamboos, honours, each by number): neighbours in that order less neighbours the other way

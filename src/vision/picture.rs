@@ -36,6 +36,42 @@ impl Rgb {
         }
     }
 
+    /// The image turned a quarter turn clockwise: pixel `(x, y)` moves to
+    /// `(height − 1 − y, x)`, and the width and height swap.
+    pub fn turned_clockwise(&self) -> Rgb {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let mut pixels = Vec::with_capacity(self.pixels.len());
+        for x in 0..w {
+            for y in (0..h).rev() {
+                let at = 3 * (y * w + x);
+                pixels.extend_from_slice(&self.pixels[at..at + 3]);
+            }
+        }
+        Rgb {
+            width: self.height,
+            height: self.width,
+            pixels,
+        }
+    }
+
+    /// The image turned a quarter turn anticlockwise, undoing [`Rgb::turned_clockwise`]: pixel
+    /// `(x, y)` moves to `(y, width − 1 − x)`.
+    pub fn turned_anticlockwise(&self) -> Rgb {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let mut pixels = Vec::with_capacity(self.pixels.len());
+        for x in (0..w).rev() {
+            for y in 0..h {
+                let at = 3 * (y * w + x);
+                pixels.extend_from_slice(&self.pixels[at..at + 3]);
+            }
+        }
+        Rgb {
+            width: self.height,
+            height: self.width,
+            pixels,
+        }
+    }
+
     /// Wraps raw RGB bytes; the length must be `width × height × 3`.
     pub fn new(width: u32, height: u32, pixels: Vec<u8>) -> Result<Rgb, VisionError> {
         if width == 0 || height == 0 || pixels.len() != width as usize * height as usize * 3 {
@@ -557,6 +593,18 @@ impl Level {
     }
 }
 
+/// `angle` moved by a whole turn, if need be, into −π..=π.
+fn within_a_turn(angle: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    if angle > PI {
+        angle - TAU
+    } else if angle < -PI {
+        angle + TAU
+    } else {
+        angle
+    }
+}
+
 /// A rotated tile rectangle in original-image pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RotatedBox {
@@ -602,6 +650,10 @@ impl RotatedBox {
 
     /// The box in an image `k` times as large (pixel centres map as `(x + ½)·k − ½`).
     pub fn scaled(&self, k: f32) -> RotatedBox {
+        // (x + ½)·1 − ½ is not always x in floats.
+        if k == 1.0 {
+            return *self;
+        }
         RotatedBox {
             cx: (self.cx + 0.5) * k - 0.5,
             cy: (self.cy + 0.5) * k - 0.5,
@@ -615,15 +667,34 @@ impl RotatedBox {
     /// image spanning `width` by `height` of these pixels: its centre mirrored through the
     /// image's, its up axis pointing the other way. Turning twice gives the box back.
     pub fn half_turned(&self, width: f32, height: f32) -> RotatedBox {
-        use std::f32::consts::PI;
         RotatedBox {
             cx: width - 1.0 - self.cx,
             cy: height - 1.0 - self.cy,
-            phi: if self.phi > 0.0 {
-                self.phi - PI
-            } else {
-                self.phi + PI
-            },
+            phi: within_a_turn(self.phi + std::f32::consts::PI),
+            ..*self
+        }
+    }
+
+    /// The same rectangle in its image turned a quarter clockwise (see
+    /// [`Rgb::turned_clockwise`]), the image `height` of these pixels high: its up axis turned
+    /// with it.
+    pub fn turned_clockwise(&self, height: f32) -> RotatedBox {
+        RotatedBox {
+            cx: height - 1.0 - self.cy,
+            cy: self.cx,
+            phi: within_a_turn(self.phi + std::f32::consts::FRAC_PI_2),
+            ..*self
+        }
+    }
+
+    /// The same rectangle in its image turned a quarter anticlockwise (see
+    /// [`Rgb::turned_anticlockwise`]), the image `width` of these pixels wide. Undoes
+    /// [`RotatedBox::turned_clockwise`].
+    pub fn turned_anticlockwise(&self, width: f32) -> RotatedBox {
+        RotatedBox {
+            cx: self.cy,
+            cy: width - 1.0 - self.cx,
+            phi: within_a_turn(self.phi - std::f32::consts::FRAC_PI_2),
             ..*self
         }
     }
@@ -1320,6 +1391,39 @@ mod tests {
             assert!((back.cx - b.cx).abs() < 1e-4 && (back.cy - b.cy).abs() < 1e-4);
             assert!((back.phi - b.phi).abs() < 1e-5 && m.phi.abs() <= std::f32::consts::PI);
         }
+    }
+
+    #[test]
+    fn a_box_turned_a_quarter_with_its_photo_crops_the_same_pixels() {
+        let (w, h) = (300u32, 200u32);
+        let rgb = patterned(w, h);
+        let turned = rgb.turned_clockwise();
+        assert_eq!((turned.width, turned.height), (h, w));
+        // The bottom-left pixel comes to the top left.
+        let bottom_left = 3 * (h as usize - 1) * w as usize;
+        assert_eq!(turned.pixels[..3], rgb.pixels[bottom_left..bottom_left + 3]);
+        assert_eq!(turned.turned_anticlockwise(), rgb);
+        let boxes = [
+            (100.0, 80.0, 40.0, 55.0, -1.2),
+            (150.5, 99.5, 60.0, 80.0, -std::f32::consts::FRAC_PI_2),
+            (220.0, 60.0, 30.0, 45.0, 2.9),
+        ]
+        .map(|(cx, cy, w, h, phi)| RotatedBox { cx, cy, w, h, phi });
+        let moved = boxes.map(|b| b.turned_clockwise(h as f32));
+        let (a, b) = (crops(&rgb, &boxes), crops(&turned, &moved));
+        let worst = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f32::max);
+        assert!(worst <= 1.5 / 255.0, "{worst}");
+        for (b, m) in boxes.iter().zip(&moved) {
+            let back = m.turned_anticlockwise(h as f32);
+            assert!((back.cx - b.cx).abs() < 1e-4 && (back.cy - b.cy).abs() < 1e-4);
+            assert!((back.phi - b.phi).abs() < 1e-5 && m.phi.abs() <= std::f32::consts::PI);
+        }
+        // An upright tile's box lies across the turned photo, its top to the right.
+        assert!(moved[1].phi.abs() < 1e-6);
     }
 
     #[test]

@@ -672,6 +672,23 @@ pub fn half_turned_fixture(fixture: &Fixture) -> Fixture {
     moved_fixture(fixture, point, 1.0, std::f64::consts::PI)
 }
 
+/// The fixture as its photo turned a quarter clockwise ([`Rgb::turned_clockwise`]), or
+/// anticlockwise, shows it: every tile's box turned with the photo, whose width and height
+/// swap.
+pub fn quarter_turned_fixture(fixture: &Fixture, clockwise: bool) -> Fixture {
+    let w = fixture.truth["width"].as_f64().unwrap_or(0.0);
+    let h = fixture.truth["height"].as_f64().unwrap_or(0.0);
+    let quarter = std::f64::consts::FRAC_PI_2;
+    let mut turned = if clockwise {
+        moved_fixture(fixture, |x, y| (h - 1.0 - y, x), 1.0, quarter)
+    } else {
+        moved_fixture(fixture, |x, y| (y, w - 1.0 - x), 1.0, -quarter)
+    };
+    turned.truth["width"] = fixture.truth["height"].clone();
+    turned.truth["height"] = fixture.truth["width"].clone();
+    turned
+}
+
 /// The fixture with every tile's box moved by `point` (its corners and centre), its sides
 /// scaled by `k` and its up axis turned by `turn`.
 fn moved_fixture(
