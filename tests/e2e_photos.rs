@@ -381,6 +381,23 @@ fn large_photos_are_read_from_a_reduced_decode() {
     assert!(reading.tiles.len().abs_diff(full.tiles.len()) <= 1);
 }
 
+/// A large phone photo taken on its side: the sample enlarged 2.25× and turned a quarter
+/// clockwise (1620×2880) is decoded at half size, turned upright, read exactly, and its boxes
+/// given in the full-size pixels of the photo as taken.
+#[test]
+fn a_large_photo_turned_a_quarter_is_read_from_a_reduced_decode() {
+    let (mut recognizer, fixture, rgb) = fixture_01();
+    let bytes = large_jpeg(&rgb.turned_clockwise(), 2.25, (0, 0), (1620, 2880));
+    let (photo, mut reading) = recognizer.read_encoded(&bytes).expect("read");
+    assert_eq!((photo.reduction, photo.image.width), (2, 810));
+    assert_eq!((reading.width, reading.height), (1620, 2880));
+    for tile in &mut reading.tiles {
+        tile.rotated = tile.rotated.scaled(1.0 / 2.25);
+    }
+    let outcome = compare(&quarter_turned_fixture(&fixture, true), &reading);
+    assert!(outcome.exact(), "turned: {}", outcome.summary());
+}
+
 /// A tile the detector scores under its threshold is found again when the hand lacks it: with
 /// the threshold raised just over the faintest hand tile of fixture 01, the sure boxes make
 /// thirteen tiles, and of the faint boxes the one that completes the hand is that tile, read
