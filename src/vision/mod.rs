@@ -2873,27 +2873,29 @@ fn lay_out_read(scale: f32, size: (u32, u32), in_light: &mut InLight) -> PhotoRe
     PhotoReading::lay_out(size.0, size.1, in_light.read.tiles.clone())
 }
 
-/// Whether the tiles `read` lie across their photo, their tops to one side: the up axis they
-/// were read against lies within [`ACROSS`] of the photo's width, or most tiles' nearest
-/// neighbours lie along that axis rather than across it (see [`rows_along`]). A hand beside an
-/// overhead camera, or a phone photo taken on its side without an orientation tag, shows its
-/// tiles so.
+/// Whether the tiles `read`, at least [`ACROSS_TILES`] of them, lie across their photo, their
+/// tops to one side: the up axis they were read against lies within [`ACROSS`] of the photo's
+/// width, or most tiles' nearest neighbours lie along that axis rather than across it (see
+/// [`rows_along`]). A hand beside an overhead camera, or a phone photo taken on its side
+/// without an orientation tag, shows its tiles so. Fewer tiles make no hand, and a frame
+/// without tiles (whose up axis is 0) is not read again.
 fn lie_across(read: &ReadTiles) -> bool {
-    layout::axis_difference(read.up, 0.0) < ACROSS || rows_along(&read.tiles, read.up)
+    read.tiles.len() >= ACROSS_TILES
+        && (layout::axis_difference(read.up, 0.0) < ACROSS || rows_along(&read.tiles, read.up))
 }
 
+/// The fewest tiles [`lie_across`] turns a photo for.
+const ACROSS_TILES: usize = 5;
+
 /// Whether more of the `tiles`' nearest neighbours lie within [`ROW_CONE`] of the axis `up`
-/// than within it of the axis across, of at least [`ROW_TILES`] tiles, counting only
-/// neighbours that touch (centres at most [`ROW_TOUCH`] of the tile's longer side apart): the
-/// tiles' rows then run along what was taken for their up axis. The detector gives the faces
+/// than within it of the axis across, counting only neighbours that touch (centres at most
+/// [`ROW_TOUCH`] of the tile's longer side apart): the tiles' rows then run along what was
+/// taken for their up axis. The detector gives the faces
 /// of a steep shot turned a quarter, foreshortened into squares, an up axis along the photo's
 /// height (held-out seeds 9's and 12's 20-pon-steep turned a quarter), though their rows run
 /// that way. Loose tiles lying apart say nothing (one of the evaluation photos lays eight in a
 /// column on a keyboard, each at its own angle).
 fn rows_along(tiles: &[Detection], up: f32) -> bool {
-    if tiles.len() < ROW_TILES {
-        return false;
-    }
     let (mut along, mut across) = (0, 0);
     for (i, a) in tiles.iter().enumerate() {
         let nearest = tiles
@@ -2918,7 +2920,6 @@ fn rows_along(tiles: &[Detection], up: f32) -> bool {
 
 /// See [`rows_along`].
 const ROW_CONE: f32 = 30.0 * std::f32::consts::PI / 180.0;
-const ROW_TILES: usize = 5;
 const ROW_TOUCH: f32 = 1.2;
 
 /// How near the photo's width (radians) the tiles' up axis must lie for [`lie_across`]: short
@@ -3958,6 +3959,49 @@ mod tests {
             x += 31.0;
         }
         d
+    }
+
+    #[test]
+    fn tiles_lie_across_the_photo_by_their_axis_or_by_how_their_rows_run() {
+        let read = |tiles: Vec<Detection>, up: f32| ReadTiles {
+            tiles,
+            up,
+            face: None,
+        };
+        let upright = -FRAC_PI_2;
+        let row = layout::tests::row("123m456p789s11z", 0.0, 200.0);
+        assert!(!lie_across(&read(row.clone(), upright)));
+        // The same tiles with their tops to the right, as a hand beside an overhead camera.
+        assert!(lie_across(&read(row.clone(), 0.0)));
+        assert!(lie_across(&read(row.clone(), 0.2)));
+        assert!(!lie_across(&read(row.clone(), upright + 0.5)));
+        // A column of touching tiles said to stand upright: the rows run along the up axis.
+        let column: Vec<Detection> = row
+            .iter()
+            .cloned()
+            .map(|mut d| {
+                d.rotated = RotatedBox {
+                    cx: 200.0,
+                    cy: d.rotated.cx,
+                    ..d.rotated
+                };
+                d
+            })
+            .collect();
+        assert!(lie_across(&read(column.clone(), upright)));
+        // Loose tiles in a column, each apart from the next, say nothing.
+        let loose: Vec<Detection> = column
+            .iter()
+            .cloned()
+            .map(|mut d| {
+                d.rotated.cy *= 2.0;
+                d
+            })
+            .collect();
+        assert!(!lie_across(&read(loose, upright)));
+        // Too few tiles for a hand are read as they lie, whatever their axis.
+        assert!(!lie_across(&read(row[..4].to_vec(), 0.0)));
+        assert!(!lie_across(&read(Vec::new(), 0.0)));
     }
 
     #[test]
