@@ -39,28 +39,24 @@ impl Rgb {
     /// The image turned a quarter turn clockwise: pixel `(x, y)` moves to
     /// `(height − 1 − y, x)`, and the width and height swap.
     pub fn turned_clockwise(&self) -> Rgb {
-        let (w, h) = (self.width as usize, self.height as usize);
-        let mut pixels = Vec::with_capacity(self.pixels.len());
-        for x in 0..w {
-            for y in (0..h).rev() {
-                let at = 3 * (y * w + x);
-                pixels.extend_from_slice(&self.pixels[at..at + 3]);
-            }
-        }
-        Rgb {
-            width: self.height,
-            height: self.width,
-            pixels,
-        }
+        self.columns_as_rows(true)
     }
 
     /// The image turned a quarter turn anticlockwise, undoing [`Rgb::turned_clockwise`]: pixel
     /// `(x, y)` moves to `(y, width − 1 − x)`.
     pub fn turned_anticlockwise(&self) -> Rgb {
+        self.columns_as_rows(false)
+    }
+
+    /// The image whose rows are this one's columns: left to right, each read from the bottom up
+    /// (`clockwise`), or right to left, each read from the top down.
+    fn columns_as_rows(&self, clockwise: bool) -> Rgb {
         let (w, h) = (self.width as usize, self.height as usize);
         let mut pixels = Vec::with_capacity(self.pixels.len());
-        for x in (0..w).rev() {
-            for y in 0..h {
+        for column in 0..w {
+            let x = if clockwise { column } else { w - 1 - column };
+            for row in 0..h {
+                let y = if clockwise { h - 1 - row } else { row };
                 let at = 3 * (y * w + x);
                 pixels.extend_from_slice(&self.pixels[at..at + 3]);
             }
@@ -1371,15 +1367,31 @@ mod tests {
         let turned = rgb.half_turned();
         assert_eq!(turned.pixels[..3], rgb.pixels[rgb.pixels.len() - 3..]);
         assert_eq!(turned.half_turned(), rgb);
+        assert_turn_with_photo(
+            &rgb,
+            &turned,
+            |b| b.half_turned(w as f32, h as f32),
+            |m| m.half_turned(w as f32, h as f32),
+        );
+    }
+
+    /// Asserts that boxes moved by `turn` crop from `turned`, `rgb` turned so, the pixels they
+    /// crop from `rgb` (up to the float rounding of the sample points), and that `back` moves
+    /// them back; returns the boxes moved.
+    fn assert_turn_with_photo(
+        rgb: &Rgb,
+        turned: &Rgb,
+        turn: impl Fn(&RotatedBox) -> RotatedBox,
+        back: impl Fn(&RotatedBox) -> RotatedBox,
+    ) -> [RotatedBox; 3] {
         let boxes = [
             (100.0, 80.0, 40.0, 55.0, -1.2),
             (150.5, 99.5, 60.0, 80.0, -std::f32::consts::FRAC_PI_2),
             (220.0, 60.0, 30.0, 45.0, 2.9),
         ]
         .map(|(cx, cy, w, h, phi)| RotatedBox { cx, cy, w, h, phi });
-        let moved = boxes.map(|b| b.half_turned(w as f32, h as f32));
-        let (a, b) = (crops(&rgb, &boxes), crops(&turned, &moved));
-        // The same crops, up to the float rounding of the sample points.
+        let moved = boxes.map(|b| turn(&b));
+        let (a, b) = (crops(rgb, &boxes), crops(turned, &moved));
         let worst = a
             .iter()
             .zip(&b)
@@ -1387,10 +1399,11 @@ mod tests {
             .fold(0.0, f32::max);
         assert!(worst <= 1.5 / 255.0, "{worst}");
         for (b, m) in boxes.iter().zip(&moved) {
-            let back = m.half_turned(w as f32, h as f32);
+            let back = back(m);
             assert!((back.cx - b.cx).abs() < 1e-4 && (back.cy - b.cy).abs() < 1e-4);
             assert!((back.phi - b.phi).abs() < 1e-5 && m.phi.abs() <= std::f32::consts::PI);
         }
+        moved
     }
 
     #[test]
@@ -1403,25 +1416,12 @@ mod tests {
         let bottom_left = 3 * (h as usize - 1) * w as usize;
         assert_eq!(turned.pixels[..3], rgb.pixels[bottom_left..bottom_left + 3]);
         assert_eq!(turned.turned_anticlockwise(), rgb);
-        let boxes = [
-            (100.0, 80.0, 40.0, 55.0, -1.2),
-            (150.5, 99.5, 60.0, 80.0, -std::f32::consts::FRAC_PI_2),
-            (220.0, 60.0, 30.0, 45.0, 2.9),
-        ]
-        .map(|(cx, cy, w, h, phi)| RotatedBox { cx, cy, w, h, phi });
-        let moved = boxes.map(|b| b.turned_clockwise(h as f32));
-        let (a, b) = (crops(&rgb, &boxes), crops(&turned, &moved));
-        let worst = a
-            .iter()
-            .zip(&b)
-            .map(|(x, y)| (x - y).abs())
-            .fold(0.0, f32::max);
-        assert!(worst <= 1.5 / 255.0, "{worst}");
-        for (b, m) in boxes.iter().zip(&moved) {
-            let back = m.turned_anticlockwise(h as f32);
-            assert!((back.cx - b.cx).abs() < 1e-4 && (back.cy - b.cy).abs() < 1e-4);
-            assert!((back.phi - b.phi).abs() < 1e-5 && m.phi.abs() <= std::f32::consts::PI);
-        }
+        let moved = assert_turn_with_photo(
+            &rgb,
+            &turned,
+            |b| b.turned_clockwise(h as f32),
+            |m| m.turned_anticlockwise(h as f32),
+        );
         // An upright tile's box lies across the turned photo, its top to the right.
         assert!(moved[1].phi.abs() < 1e-6);
     }
