@@ -28,14 +28,8 @@ DIR=${DIR:-target/heldout}
 LIST=${LIST:-$DIR/list.txt}
 PY=${TRAIN_PYTHON:-.venv-train/bin/python}
 
-if [ -z "${ORT_DYLIB_PATH:-}" ]; then
-  ORT_DYLIB_PATH=$(ls "$ROOT"/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* 2>/dev/null | head -1)
-  if [ -z "$ORT_DYLIB_PATH" ]; then
-    echo "heldout-fixtures: no ONNX Runtime library in .venv; run scripts/setup.sh first" >&2
-    exit 1
-  fi
-  export ORT_DYLIB_PATH
-fi
+# shellcheck source=scripts/ort-env.sh
+. "$ROOT/scripts/ort-env.sh" heldout-fixtures
 
 [ -n "${REPORT:-}" ] || cargo build --release --quiet --example fixture_report
 REPORT=${REPORT:-target/release/examples/fixture_report}

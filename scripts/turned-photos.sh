@@ -19,14 +19,8 @@ SEEDS=${SEEDS:-$(seq 8 12)}
 OUT=${OUT:-target/turned}
 PY=${TRAIN_PYTHON:-.venv-train/bin/python}
 
-if [ -z "${ORT_DYLIB_PATH:-}" ]; then
-  ORT_DYLIB_PATH=$(ls "$ROOT"/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* 2>/dev/null | head -1)
-  if [ -z "$ORT_DYLIB_PATH" ]; then
-    echo "turned-photos: no ONNX Runtime library in .venv; run scripts/setup.sh first" >&2
-    exit 1
-  fi
-  export ORT_DYLIB_PATH
-fi
+# shellcheck source=scripts/ort-env.sh
+. "$ROOT/scripts/ort-env.sh" turned-photos
 if [ ! -x "$PY" ]; then
   echo "turned-photos: $PY is missing; create .venv-train (models/training/requirements.txt)" >&2
   exit 1
