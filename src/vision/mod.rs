@@ -1744,17 +1744,16 @@ impl Recognizer {
                 (turn, turned, in_light) = (Turn::Anticlockwise, Some(photo), across);
             }
         }
+        // The photo turned so, in the tiles' (full-size) pixels, which a half turn mirrors through.
+        let extent = |turn: Turn| {
+            let (width, height) = turn.size((image.width, image.height));
+            (scale * width as f32, scale * height as f32)
+        };
         let mut reading = lay_out_read(scale, turn.size(size), &mut in_light);
-        let photo = in_light
-            .lifted
-            .as_ref()
-            .or(turned.as_ref())
-            .unwrap_or(image);
-        let extent = (scale * photo.width as f32, scale * photo.height as f32);
         let upside_down = PhotoReading::lay_out(
             reading.width,
             reading.height,
-            half_turned(&in_light.read.tiles, extent),
+            half_turned(&in_light.read.tiles, extent(turn)),
         );
         if reads_better_turned(&reading, &upside_down) {
             turn = turn.and_half();
@@ -1770,10 +1769,9 @@ impl Recognizer {
             lifted,
         } = in_light;
         let photo = lifted.as_ref().or(turned.as_ref()).unwrap_or(image);
-        let extent = (scale * photo.width as f32, scale * photo.height as f32);
         let mut reading = self.complete_hand(photo, scale, reading, read, &faint)?;
         for tile in &mut reading.tiles {
-            tile.undo_turn(turn, extent);
+            tile.undo_turn(turn, extent(turn));
         }
         (reading.width, reading.height) = size;
         Ok((reading, lifted.map(|photo| turn.undo_photo(photo))))
@@ -2890,10 +2888,9 @@ const ACROSS_TILES: usize = 5;
 /// Whether more of the `tiles`' nearest neighbours lie within [`ROW_CONE`] of the axis `up`
 /// than within it of the axis across, counting only neighbours that touch (centres at most
 /// [`ROW_TOUCH`] of the tile's longer side apart): the tiles' rows then run along what was
-/// taken for their up axis. The detector gives the faces
-/// of a steep shot turned a quarter, foreshortened into squares, an up axis along the photo's
-/// height (held-out seeds 9's and 12's 20-pon-steep turned a quarter), though their rows run
-/// that way. Loose tiles lying apart say nothing (one of the evaluation photos lays eight in a
+/// taken for their up axis. The detector gives the faces of a steep shot turned a quarter,
+/// foreshortened into squares, an up axis along the photo's height (held-out seeds 9's and
+/// 12's 20-pon-steep turned a quarter), though their rows run that way. Loose tiles lying apart say nothing (one of the evaluation photos lays eight in a
 /// column on a keyboard, each at its own angle).
 fn rows_along(tiles: &[Detection], up: f32) -> bool {
     let (mut along, mut across) = (0, 0);
@@ -2949,10 +2946,9 @@ fn half_turned(tiles: &[Detection], (width, height): (f32, f32)) -> Vec<Detectio
 /// turned is read as it lies; one complete only turned is turned, unless it then reads less in
 /// order (see [`in_order`]); one complete both ways is read the way that reads clearly more in
 /// order; one complete neither way is turned only when its concealed tiles are then also sorted
-/// ([`SORTED_ENOUGH`]): a hand
-/// missing a tile or two reads out of order either way (the layout puts a meld's tiles in the
-/// concealed row when a gap is measured wrong), and is read as it lies (held-out seed 21's 10,
-/// 110's 19).
+/// ([`SORTED_ENOUGH`]): a hand missing a tile or two reads out of order either way (the layout
+/// puts a meld's tiles in the concealed row when a gap is measured wrong), and is read as it
+/// lies (held-out seed 21's 10, 110's 19).
 fn reads_better_turned(as_is: &PhotoReading, turned: &PhotoReading) -> bool {
     let complete = PhotoReading::complete_as_read;
     let order = (in_order(as_is), in_order(turned));
@@ -2984,9 +2980,8 @@ fn in_order(reading: &PhotoReading) -> i32 {
 }
 
 /// The sideways evidence (see [`Turned::evidence`]) over which a tile reads clearly sideways for
-/// [`in_order`]: the called tiles of the fixtures' melds read
-/// 3.2-3.6, upright tiles -0.4 to -3.8, faces alike a quarter turned (1p, 9p, white dragons)
-/// about 0 either way.
+/// [`in_order`]: the called tiles of the fixtures' melds read 3.2-3.6, upright tiles -0.4 to
+/// -3.8, faces alike a quarter turned (1p, 9p, white dragons) about 0 either way.
 const CLEARLY_SIDEWAYS: f32 = 2.0;
 
 /// How much the concealed tiles read in order, as players sort them (characters, circles,
