@@ -107,6 +107,11 @@ const DOUBLED_ROOM: f32 = 1.65;
 /// already stacked does not take.
 const STACK_SAME_ACROSS: f32 = 1.2;
 
+/// How far across its row (in upright tile heights) from the row's median a face may lie to
+/// count towards the row's line when the hand row is chosen: a sideways tile lies about 0.15
+/// off it, an added kan's stacked tile 0.6–1.1.
+const IN_LINE: f32 = 0.5;
+
 /// A tile's height over its width, at the low end of riichi sets (1.28–1.42): the least a
 /// sideways tile takes along its row, in upright tile widths.
 pub(crate) const TILE_ASPECT: f32 = 1.3;
@@ -417,13 +422,22 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
     }
     let frame = Frame::measure(detections);
     let (tile_w, along, across, rows) = (frame.tile_w, &frame.along, &frame.across, &frame.rows);
-    // The hand is the row with the most tiles face up: a wall left on the table is a longer
-    // row, of backs, and a hand shows at most eight (four closed kans). No more than four of a
-    // kind count, as a set holds four: a wall of pale backs read as white dragons is no hand.
+    // The hand is the row with the most tiles face up in one line: a wall left on the table is
+    // a longer row, of backs, and a hand shows at most eight (four closed kans). No more than
+    // four of a kind count, as a set holds four: a wall of pale backs read as white dragons is
+    // no hand. Loose tiles heaped beside the hand can chain into a "row" of more faces than it
+    // holds, but they do not lie in a line.
     let face_up = |r: usize| {
-        let mut of_kind = [0usize; Kind::COUNT];
-        rows[r]
+        let faces: Vec<usize> = rows[r]
             .iter()
+            .copied()
+            .filter(|&i| detections[i].tile.kind().is_some())
+            .collect();
+        let line = median(faces.iter().map(|&i| across[i]).collect());
+        let mut of_kind = [0usize; Kind::COUNT];
+        faces
+            .iter()
+            .filter(|&&i| (across[i] - line).abs() <= IN_LINE * frame.tile_h)
             .filter_map(|&i| detections[i].tile.kind())
             .filter(|k| {
                 of_kind[k.index()] += 1;
@@ -2296,6 +2310,43 @@ pub(crate) mod tests {
         assert!(layout.dora.is_empty(), "{layout:?}");
         let read = read_hand(&layout, &d).expect("a hand");
         assert!(read.complete, "{}", read.notation());
+    }
+
+    /// Loose tiles heaped above the hand (a photo of the hand beside the tiles pushed aside)
+    /// chain into one "row" across the photo with more faces than the hand shows, but few of
+    /// them lie in a line: the hand row is still the hand.
+    #[test]
+    fn a_heap_of_loose_tiles_with_more_faces_is_not_the_hand() {
+        let mut d = closed_hand_won_apart();
+        let heap = "1p2p3p4p6p7p8p9p1s6s7s8s6m7m8m9m";
+        let places = [
+            (90.0, -110.0),
+            (150.0, -60.0),
+            (205.0, -95.0),
+            (260.0, -30.0),
+            (320.0, -80.0),
+            (380.0, -115.0),
+            (430.0, -50.0),
+            (500.0, -90.0),
+            (545.0, -25.0),
+            (120.0, -20.0),
+            (180.0, -120.0),
+            (240.0, -70.0),
+            (350.0, -40.0),
+            (410.0, -100.0),
+            (470.0, -65.0),
+            (530.0, -120.0),
+        ];
+        let tiles = crate::notation::parse_tiles(heap).unwrap();
+        for (k, (t, (x, y))) in tiles.iter().zip(places).enumerate() {
+            d.push(det(&t.to_string(), x, y, k % 3 == 0, 0.95, None));
+        }
+        let layout = lay_out(&mut d);
+        assert_eq!(layout.concealed, (0..13).collect::<Vec<_>>(), "{layout:?}");
+        assert_eq!(layout.win, Some(13));
+        let read = read_hand(&layout, &d).expect("a hand");
+        assert!(read.complete);
+        assert_eq!(read.notation(), "123m456p789234s55z");
     }
 
     /// A wall of pale backs can read as a row of white dragons, more of them than a set holds:
