@@ -4,7 +4,7 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use riichi_lens::batch::{self, Batch, BatchError, Conditions, Options, Readers, Status};
-use riichi_lens::vision::{runtime, Recognizer};
+use riichi_lens::vision::{runtime, Recognizer, SECOND_DETECTOR};
 use sha2::{Digest, Sha256};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -37,10 +37,16 @@ pub struct BatchArgs {
     rules: Option<String>,
 }
 
-/// An identity of the models: the SHA-256 of both model files and the crate version.
+/// An identity of the models: the SHA-256 of the model files (the second detector's where
+/// there is one) and the crate version.
 fn model_id(models: &Path) -> anyhow::Result<String> {
     let mut hasher = Sha256::new();
-    for name in ["tile_detector.onnx", "tile_classifier.onnx"] {
+    let second = models.join(SECOND_DETECTOR);
+    let mut names = vec!["tile_detector.onnx", "tile_classifier.onnx"];
+    if second.is_file() {
+        names.push(SECOND_DETECTOR);
+    }
+    for name in names {
         let path = models.join(name);
         let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
         hasher.update(Sha256::digest(&bytes));
