@@ -557,6 +557,12 @@ impl Settings {
 /// boxes make no complete hand (see [`Settings::second_opinion`]). Optional.
 pub const SECOND_DETECTOR: &str = "tile_detector_second.onnx";
 
+/// The fewest tiles a first reading must hold for the second detector to be asked: a hand
+/// shows fourteen or more, and the second detector finds a tile or three the first missed,
+/// not five (the held-out hands it completes were read with 17 to 23 tiles). A live view of a
+/// table with a few tiles on it is then read once.
+const SECOND_OPINION_TILES: usize = 10;
+
 /// The loaded models.
 pub struct Recognizer {
     detector: ort::session::Session,
@@ -1707,7 +1713,10 @@ impl Recognizer {
         reading_of: impl Fn(&T) -> &PhotoReading,
     ) -> Result<Option<T>, VisionError> {
         let complete = |r: &PhotoReading| r.hand.as_ref().is_some_and(|h| h.complete);
-        if !self.settings.second_opinion || complete(first) {
+        if !self.settings.second_opinion
+            || complete(first)
+            || first.tiles.len() < SECOND_OPINION_TILES
+        {
             return Ok(None);
         }
         let Some(mut other) = self.second_detector.take() else {
