@@ -1168,3 +1168,13 @@ fn a_hand_the_first_detector_leaves_incomplete_is_read_with_the_second() {
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     assert_read_exactly(&outcomes, &names);
 }
+
+/// A concealed row whose 4p leans sideways by a hair of its two readings (wall seed 24's 13,
+/// dim, with a wall beside the hand): the lean marked the first run as holding a called tile, so
+/// the 7s and 8s after a small gap and the set-apart 6s were read as a chi, and the hand scored
+/// wrong without a flag. A tile of the first run marks it only when its box lies sideways
+/// (`layout::FIRST_RUN_MARK`); now exactly.
+#[test]
+fn a_concealed_tile_leaning_sideways_makes_no_meld_of_the_tiles_after_it() {
+    assert_regressions_read_exactly(&["wall24-13-"]);
+}

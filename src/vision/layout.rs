@@ -81,6 +81,11 @@ impl Layout {
 /// by 2 or more; at 0.7 the places already overruled the evidence wrongly.
 const CLEAR_EVIDENCE: f32 = 0.3;
 
+/// The sideways evidence a tile of the row's first run (the concealed one) needs to mark the
+/// run as holding a called tile: one read sideways by its box's angle (evidence 1), not one
+/// that only leans so of its two readings.
+const FIRST_RUN_MARK: f32 = 1.0;
+
 /// How much more sideways evidence (see [`sideways_evidence`]) than a chi's first slot another
 /// of its slots needs to be taken as the called one. A chi's called tile comes from the player
 /// on the left and lies first; more than the detector's angle alone can add (twice
@@ -562,9 +567,23 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
             .iter()
             .any(|&i| detections[i].sideways || detections[i].tile == Face::Back)
     };
+    // The first run is concealed (melds lie to its right), so a tile in it that only leans
+    // sideways, a face alike a quarter turned read both ways, does not mark it: else the runs
+    // after it are taken for melds whenever their count fits one (wall seed 24's 13: a 4p
+    // leaning 0.09 made 7s 8s and the set-apart 6s a chi).
+    let marks_first = |s: usize| {
+        slots[s].iter().any(|&i| {
+            let d = &detections[i];
+            d.tile == Face::Back || (d.sideways && sideways_evidence(d) >= FIRST_RUN_MARK)
+        })
+    };
     let marked = groups
         .iter()
-        .position(|g| g.iter().any(|&s| marks(s)))
+        .enumerate()
+        .position(|(n, g)| {
+            g.iter()
+                .any(|&s| if n == 0 { marks_first(s) } else { marks(s) })
+        })
         .unwrap_or(groups.len());
     let tiles_in = |gs: &[Vec<usize>]| -> usize {
         gs.iter()
