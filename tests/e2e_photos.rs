@@ -1159,14 +1159,8 @@ fn a_hand_the_first_detector_leaves_incomplete_is_read_with_the_second() {
             outcome.summary()
         );
     }
-    recognizer.settings.second_opinion = true;
-    let outcomes: Vec<Outcome> = regressions(&prefixes)
-        .iter()
-        .map(|f| run(&mut recognizer, f))
-        .collect();
-    let names: Vec<String> = outcomes.iter().map(|o| o.name.clone()).collect();
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    assert_read_exactly(&outcomes, &names);
+    // With the default settings, the second opinion on.
+    assert_regressions_read_exactly(&prefixes);
 }
 
 /// A concealed row whose 4p leans sideways by a hair of its two readings (wall seed 24's 13,

@@ -41,9 +41,8 @@ pub struct BatchArgs {
 /// there is one) and the crate version.
 fn model_id(models: &Path) -> anyhow::Result<String> {
     let mut hasher = Sha256::new();
-    let second = models.join(SECOND_DETECTOR);
     let mut names = vec!["tile_detector.onnx", "tile_classifier.onnx"];
-    if second.is_file() {
+    if models.join(SECOND_DETECTOR).is_file() {
         names.push(SECOND_DETECTOR);
     }
     for name in names {

@@ -562,28 +562,21 @@ pub fn lay_out(detections: &mut [Detection]) -> Layout {
             group.push(s);
         }
     }
-    let marks = |s: usize| {
-        slots[s]
-            .iter()
-            .any(|&i| detections[i].sideways || detections[i].tile == Face::Back)
-    };
     // The first run is concealed (melds lie to its right), so a tile in it that only leans
     // sideways, a face alike a quarter turned read both ways, does not mark it: else the runs
     // after it are taken for melds whenever their count fits one (wall seed 24's 13: a 4p
     // leaning 0.09 made 7s 8s and the set-apart 6s a chi).
-    let marks_first = |s: usize| {
+    let marks = |run: usize, s: usize| {
         slots[s].iter().any(|&i| {
             let d = &detections[i];
-            d.tile == Face::Back || (d.sideways && sideways_evidence(d) >= FIRST_RUN_MARK)
+            let called = d.sideways && (run > 0 || sideways_evidence(d) >= FIRST_RUN_MARK);
+            called || d.tile == Face::Back
         })
     };
     let marked = groups
         .iter()
         .enumerate()
-        .position(|(n, g)| {
-            g.iter()
-                .any(|&s| if n == 0 { marks_first(s) } else { marks(s) })
-        })
+        .position(|(n, g)| g.iter().any(|&s| marks(n, s)))
         .unwrap_or(groups.len());
     let tiles_in = |gs: &[Vec<usize>]| -> usize {
         gs.iter()

@@ -1738,7 +1738,7 @@ impl Recognizer {
 
     /// Reads a photo decoded from `bytes` at a reduced size (by [`decode_for_reading`]). The reading is in full-size pixels; the returned image is the one
     /// the tiles were read from (with its light lifted where [`Recognizer::read_in_light`] lifts
-    /// it).
+    /// it). A second detector reads it again as in [`Recognizer::read_photo`].
     ///
     /// The detector needs only [`Settings::input_long_side`] pixels, and a crop is sampled from
     /// the area-pyramid level at which the tile is at least [`picture::CROP_W`] pixels wide,
