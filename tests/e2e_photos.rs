@@ -1163,6 +1163,31 @@ fn a_hand_the_first_detector_leaves_incomplete_is_read_with_the_second() {
     assert_regressions_read_exactly(&prefixes);
 }
 
+/// An open hand read complete but without a yaku (other art 73's 10, tilted: the 6s of its chi
+/// 6s 7s 8s read 9s, which lost tanyao): a won hand has a yaku, so the second detector is asked
+/// as for an incomplete hand, and its reading, complete with a yaku, is kept
+/// (`ReadHand::has_a_yaku`). With the second opinion turned off the hand reads complete and
+/// unflagged and scores "no yaku"; with it, exactly. A first reading left incomplete still
+/// takes the second's complete one without a yaku of its tiles: seed 88's 19 (above) won on
+/// the last discard.
+#[test]
+fn an_open_hand_read_without_a_yaku_is_read_with_the_second_detector() {
+    let prefixes = ["alt73-10-"];
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    recognizer.settings.second_opinion = false;
+    for fixture in regressions(&prefixes) {
+        let outcome = run(&mut recognizer, &fixture);
+        assert!(
+            !outcome.flagged && outcome.score_wrong.iter().any(|w| w.contains("no yaku")),
+            "{} read with the first detector alone: {}",
+            fixture.name,
+            outcome.summary()
+        );
+    }
+    assert_regressions_read_exactly(&prefixes);
+}
+
 /// A concealed row whose 4p leans sideways by a hair of its two readings (wall seed 24's 13,
 /// dim, with a wall beside the hand): the lean marked the first run as holding a called tile, so
 /// the 7s and 8s after a small gap and the set-apart 6s were read as a chi, and the hand scored

@@ -13,9 +13,12 @@
 
 use super::picture::RotatedBox;
 use super::{Detection, Face};
+use crate::context::{WinContext, WinMethod};
 use crate::hand::{counts, is_sequence, Hand, Meld, MeldKind};
+use crate::rules::Rules;
+use crate::score::{score, ScoreError};
 use crate::shape::for_each_reading;
-use crate::tile::{Kind, Tile};
+use crate::tile::{Kind, Tile, Wind};
 use serde::Serialize;
 
 /// A meld found in the photo, as indices into the detections in reading order.
@@ -1027,6 +1030,31 @@ impl ReadHand {
     /// Builds the scorer's hand.
     pub fn hand(&self) -> Result<Hand, crate::hand::HandError> {
         Hand::new(self.concealed.clone(), self.melds.clone(), self.win)
+    }
+
+    /// Whether the tiles as read can win: false only for a complete open hand without a yaku
+    /// of its tiles for any seat (a wind pon is a yaku for one seat; open tanyao counts). A
+    /// closed hand always can, by riichi or a self-drawn win. Yaku of the moment of the win
+    /// (the last tile, a kan's replacement tile, a robbed kan) are left out: an open hand read
+    /// without a yaku is far more often a misread tile (held-out alt seed 73's 10: its 6s read
+    /// 9s made the chi 678s a 789s and lost tanyao) than such a win, which the user then
+    /// confirms.
+    pub fn has_a_yaku(&self) -> bool {
+        let Ok(hand) = self.hand() else {
+            return true;
+        };
+        if hand.is_closed() {
+            return true;
+        }
+        let rules = Rules::default();
+        Wind::ALL.into_iter().any(|seat_wind| {
+            let ctx = WinContext {
+                method: WinMethod::Tsumo,
+                seat_wind,
+                ..WinContext::default()
+            };
+            !matches!(score(&hand, &ctx, &rules), Err(ScoreError::NoYaku))
+        })
     }
 }
 
@@ -2417,5 +2445,35 @@ pub(crate) mod tests {
         ]);
         one.extend(row("3355z", 410.0, 200.0));
         assert!(alike_with_room(&one).is_empty());
+    }
+
+    /// A read hand of `text` (concealed tiles, the last of them the winning tile, then melds).
+    fn read(text: &str) -> ReadHand {
+        let parsed = crate::notation::parse_hand(text).unwrap();
+        let hand = ReadHand {
+            win: *parsed.tiles.last().unwrap(),
+            concealed: parsed.tiles,
+            melds: parsed.melds,
+            win_set_apart: true,
+            dora_indicators: Vec::new(),
+            uncertain: Vec::new(),
+            corrected: Vec::new(),
+            complete: true,
+        };
+        assert!(hand.hand().is_ok(), "{text} is a hand");
+        hand
+    }
+
+    #[test]
+    fn an_open_hand_needs_a_yaku_of_its_tiles_to_win() {
+        // Other art 73's 10 as read (6s read 9s) and as it lies: tanyao only with 678s.
+        assert!(!read("77m [4*23s] [8*97s] [4*06s] [22*2p]").has_a_yaku());
+        assert!(read("77m [4*23s] [8*67s] [4*06s] [22*2p]").has_a_yaku());
+        // A wind pon is a yaku for the seat of its wind, whichever that is.
+        assert!(read("123m456p99s [8*97s] [3*33z]").has_a_yaku());
+        assert!(!read("123m456p99s [8*97s] [1*11s]").has_a_yaku());
+        // A closed hand wins by riichi or a self-drawn win, a closed kan kept it closed.
+        assert!(read("123m456p789s1199p1p").has_a_yaku());
+        assert!(read("123m456p789s1p1p (1111z)").has_a_yaku());
     }
 }

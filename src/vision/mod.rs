@@ -1704,17 +1704,23 @@ impl Recognizer {
     }
 
     /// Reads a photo again with the second detector in place of the first, when `first` makes
-    /// no complete hand (see [`Settings::second_opinion`]); returns that reading when its hand
-    /// (`reading_of` it) is complete.
+    /// no complete hand, or an open one without a yaku (see [`Settings::second_opinion`],
+    /// [`layout::ReadHand::has_a_yaku`]); returns that reading when its hand (`reading_of` it)
+    /// is complete where `first`'s is not, or has a yaku where `first`'s has none.
     fn second_opinion<T>(
         &mut self,
         first: &PhotoReading,
         read: impl FnOnce(&mut Recognizer) -> Result<T, VisionError>,
         reading_of: impl Fn(&T) -> &PhotoReading,
     ) -> Result<Option<T>, VisionError> {
-        let complete = |r: &PhotoReading| r.hand.as_ref().is_some_and(|h| h.complete);
+        // A complete hand beats an incomplete one, and one with a yaku one without.
+        let rank = |r: &PhotoReading| match &r.hand {
+            Some(h) if h.complete => 1 + u8::from(h.has_a_yaku()),
+            _ => 0,
+        };
+        let first_rank = rank(first);
         if !self.settings.second_opinion
-            || complete(first)
+            || first_rank == 2
             || first.tiles.len() < SECOND_OPINION_TILES
         {
             return Ok(None);
@@ -1727,7 +1733,7 @@ impl Recognizer {
         std::mem::swap(&mut self.detector, &mut other);
         self.second_detector = Some(other);
         let second = second?;
-        Ok(complete(reading_of(&second)).then_some(second))
+        Ok((rank(reading_of(&second)) > first_rank).then_some(second))
     }
 
     /// Decodes and reads an encoded photo, decoding a large JPEG at a reduced size where its
