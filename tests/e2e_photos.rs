@@ -1188,6 +1188,17 @@ fn an_open_hand_read_without_a_yaku_is_read_with_the_second_detector() {
     assert_regressions_read_exactly(&prefixes);
 }
 
+/// A closed kan with one dora indicator read (other art 13's 19, steep, over a busy table): the
+/// second indicator, a 6s beside the 9m, got no box, and the hand was scored two han short
+/// without a word. A kan calls for one more indicator (`lacks_kan_dora`), so the place one
+/// pitch past the dead wall's row is read (`wall_end_places`): the 6s there, read 0.57 sure, is
+/// taken and marked for the user to check. Now exactly, flagged.
+#[test]
+fn a_dora_indicator_a_kan_calls_for_is_read_past_the_dead_walls_end() {
+    let outcomes = assert_regressions_read_exactly(&["alt13-19-"]);
+    assert!(outcomes[0].flagged, "{}", outcomes[0].summary());
+}
+
 /// A concealed row whose 4p leans sideways by a hair of its two readings (wall seed 24's 13,
 /// dim, with a wall beside the hand): the lean marked the first run as holding a called tile, so
 /// the 7s and 8s after a small gap and the set-apart 6s were read as a chi, and the hand scored

@@ -1904,7 +1904,8 @@ impl Recognizer {
         let reading = self.drop_blank_dora_in_a_row(image, scale, reading, up)?;
         let reading = self.find_blank_dora(image, scale, reading, faint, up, face)?;
         let reading = self.stack_blank_added_kans(image, scale, reading, up, face)?;
-        Ok(flag_off_tint_dora(image, scale, reading, up, face))
+        let reading = flag_off_tint_dora(image, scale, reading, up, face);
+        Ok(flag_missing_kan_dora(reading))
     }
 
     /// Drops each dora indicator the detector scored under [`OFF_TINT_SCORE`] whose face is more
@@ -2136,6 +2137,11 @@ impl Recognizer {
     /// [`GAP_SURE`] sure that lays out as one more dora indicator with the hand unchanged is
     /// kept (`reading`'s hand is complete as read). Each indicator is a han of every tile it
     /// points at, and a hand complete without one scores short without a word.
+    ///
+    /// When the hand's kans still call for more indicators than it shows (see
+    /// [`lacks_kan_dora`]), one is missing for sure, and the places one pitch past the row's ends
+    /// are read too (see [`wall_end_places`]): the first face read there at least
+    /// [`KAN_DORA_SURE`] sure is kept in the same way and marked uncertain.
     fn fill_wall_gaps(
         &mut self,
         image: &Rgb,
@@ -2143,20 +2149,49 @@ impl Recognizer {
         reading: PhotoReading,
         up: f32,
     ) -> Result<PhotoReading, VisionError> {
-        let places: Vec<(RotatedBox, f32)> = wall_gap_places(&reading)
+        let gaps = self.faces_at(image, scale, &wall_gap_places(&reading), up, GAP_SURE)?;
+        let reading = reading.with_one_more_dora(gaps);
+        if !lacks_kan_dora(&reading) {
+            return Ok(reading);
+        }
+        let ends = self.faces_at(image, scale, &wall_end_places(&reading), up, KAN_DORA_SURE)?;
+        let shown = reading.layout.dora.len();
+        let mut reading = reading.with_one_more_dora(ends);
+        if reading.layout.dora.len() > shown {
+            let added = reading.layout.dora.clone();
+            if let Some(hand) = reading.hand.as_mut() {
+                // The one added is not known by index after the new layout: all are doubted.
+                for i in added {
+                    layout::doubt(&mut hand.uncertain, i);
+                }
+            }
+        }
+        Ok(reading)
+    }
+
+    /// The faces (not blank ones) read at least `sure` sure at `places` (full-size pixels).
+    fn faces_at(
+        &mut self,
+        image: &Rgb,
+        scale: f32,
+        places: &[RotatedBox],
+        up: f32,
+        sure: f32,
+    ) -> Result<Vec<Detection>, VisionError> {
+        let places = places
             .iter()
             .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
             .collect();
-        let candidates =
-            self.read_along(image, places, up)?
-                .into_iter()
-                .filter_map(|(mut candidate, ..)| {
-                    // A missed back of the wall reads as a white dragon where the backs are pale.
-                    let blank = candidate.tile == Face::Back || candidate.reads_blank();
-                    candidate.scale(scale);
-                    (!blank && candidate.confidence >= GAP_SURE).then_some(candidate)
-                });
-        Ok(reading.with_one_more_dora(candidates))
+        Ok(self
+            .read_along(image, places, up)?
+            .into_iter()
+            .filter_map(|(mut candidate, ..)| {
+                // A missed back of the wall reads as a white dragon where the backs are pale.
+                let blank = candidate.tile == Face::Back || candidate.reads_blank();
+                candidate.scale(scale);
+                (!blank && candidate.confidence >= sure).then_some(candidate)
+            })
+            .collect())
     }
 
     /// A white dragon indicator read as a back of the dead wall, beside the other indicators or
@@ -2471,52 +2506,107 @@ fn concealed_line(reading: &PhotoReading) -> Option<(f32, (f32, f32))> {
     Some((layout::median(steps), along))
 }
 
-/// Where tiles may be missing from the dead wall's row, in full-size pixels: the row is the
-/// dora indicators and the tiles left out of the hand less than half a pitch off the line
-/// through the first indicator along the hand row (the pitch being the concealed tiles'
-/// median, as in [`row_gap_places`]); the places are evenly spaced in each gap of [`GAP_ONE`]
-/// pitches or more between neighbours (two from [`GAP_TWO`]), each the size and angle of its
-/// neighbour's box, less those on a tile read already. Not beyond the row's ends: bare table
-/// there reads as a face surely too often (a 9p of seed 98's 02 beside the wall's first back).
-fn wall_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
-    let l = &reading.layout;
-    let tiles = &reading.tiles;
-    let (Some(&dora), Some((pitch, along))) = (l.dora.first(), concealed_line(reading)) else {
-        return Vec::new();
-    };
-    if pitch < 1.0 {
-        return Vec::new();
+/// The dead wall's row, in full-size pixels: the dora indicators and the tiles left out of the
+/// hand less than half a pitch off the line through the first indicator along the hand row (the
+/// pitch being the concealed tiles' median, as in [`row_gap_places`]), in order along it.
+struct WallRow {
+    /// Indices into the tiles, and how far along the row each lies.
+    row: Vec<(usize, f32)>,
+    pitch: f32,
+    along: (f32, f32),
+}
+
+impl WallRow {
+    fn of(reading: &PhotoReading) -> Option<WallRow> {
+        let l = &reading.layout;
+        let tiles = &reading.tiles;
+        let (&dora, (pitch, along)) = (l.dora.first()?, concealed_line(reading)?);
+        if pitch < 1.0 {
+            return None;
+        }
+        let centre = |i: usize| (tiles[i].rotated.cx, tiles[i].rotated.cy);
+        let origin = centre(dora);
+        let off = |i: usize| {
+            let (x, y) = centre(i);
+            ((y - origin.1) * along.0 - (x - origin.0) * along.1).abs()
+        };
+        let mut row: Vec<(usize, f32)> = l
+            .dora
+            .iter()
+            .chain(&l.unplaced)
+            .copied()
+            .filter(|&i| off(i) < 0.5 * pitch)
+            .map(|i| {
+                let (x, y) = centre(i);
+                (i, (x - origin.0) * along.0 + (y - origin.1) * along.1)
+            })
+            .collect();
+        row.sort_by(|p, q| p.1.total_cmp(&q.1));
+        row.dedup_by_key(|p| p.0);
+        Some(WallRow { row, pitch, along })
     }
-    let centre = |i: usize| (tiles[i].rotated.cx, tiles[i].rotated.cy);
-    let origin = centre(dora);
-    let at = |i: usize| {
-        let (x, y) = centre(i);
-        (x - origin.0) * along.0 + (y - origin.1) * along.1
+
+    /// Tile `i`'s box moved `by` pixels along the row.
+    fn moved(&self, reading: &PhotoReading, i: usize, by: f32) -> RotatedBox {
+        reading.tiles[i].rotated.moved_along(self.along, by)
+    }
+}
+
+/// Where tiles may be missing from the dead wall's row (see [`WallRow`]), in full-size pixels:
+/// the places are evenly spaced in each gap of [`GAP_ONE`] pitches or more between neighbours
+/// (two from [`GAP_TWO`]), each the size and angle of its neighbour's box, less those on a tile
+/// read already. Not beyond the row's ends (but see [`wall_end_places`]): bare table there
+/// reads as a face surely too often (a 9p of seed 98's 02 beside the wall's first back).
+fn wall_gap_places(reading: &PhotoReading) -> Vec<RotatedBox> {
+    let Some(wall) = WallRow::of(reading) else {
+        return Vec::new();
     };
-    let off = |i: usize| {
-        let (x, y) = centre(i);
-        ((y - origin.1) * along.0 - (x - origin.0) * along.1).abs()
-    };
-    let mut row: Vec<usize> = l
-        .dora
-        .iter()
-        .chain(&l.unplaced)
-        .copied()
-        .filter(|&i| off(i) < 0.5 * pitch)
-        .collect();
-    row.sort_by(|&p, &q| at(p).total_cmp(&at(q)));
-    row.dedup();
-    let moved = |i: usize, by: f32| tiles[i].rotated.moved_along(along, by);
     let mut out = Vec::new();
-    for pair in row.windows(2) {
-        let step = at(pair[1]) - at(pair[0]);
-        let missing = missing_in(step, pitch);
+    for pair in wall.row.windows(2) {
+        let step = pair[1].1 - pair[0].1;
+        let missing = missing_in(step, wall.pitch);
         for k in 1..=missing {
-            out.push(moved(pair[0], step * k as f32 / (missing + 1) as f32));
+            out.push(wall.moved(reading, pair[0].0, step * k as f32 / (missing + 1) as f32));
         }
     }
-    out.retain(|place| apart(place, tiles));
+    out.retain(|place| apart(place, &reading.tiles));
     out
+}
+
+/// The places one pitch past either end of the dead wall's row (see [`WallRow`]), in full-size
+/// pixels, inside the photo and on no tile read already.
+fn wall_end_places(reading: &PhotoReading) -> Vec<RotatedBox> {
+    let Some(wall) = WallRow::of(reading) else {
+        return Vec::new();
+    };
+    let (w, h) = (reading.width as f32, reading.height as f32);
+    let ends = [
+        wall.row
+            .first()
+            .map(|&(i, _)| wall.moved(reading, i, -wall.pitch)),
+        wall.row
+            .last()
+            .map(|&(i, _)| wall.moved(reading, i, wall.pitch)),
+    ];
+    ends.into_iter()
+        .flatten()
+        .filter(|b| (0.0..w).contains(&b.cx) && (0.0..h).contains(&b.cy))
+        .filter(|b| apart(b, &reading.tiles))
+        .collect()
+}
+
+/// Whether the hand read shows fewer dora indicators than its kans call for: the table turns
+/// one indicator and one more per kan declared, by anyone, so a hand of k kans shows k + 1 or
+/// more, or none where the dead wall is not in the photo. None of the 4,200 held-out fixtures'
+/// hands shows fewer; other art 13's 19, a closed kan whose second indicator (a 6s against a
+/// busy table) got no box, was scored two han short without a word.
+fn lacks_kan_dora(reading: &PhotoReading) -> bool {
+    let Some(hand) = &reading.hand else {
+        return false;
+    };
+    let kans = hand.melds.iter().filter(|m| m.kind().is_kan()).count();
+    let shown = hand.dora_indicators.len();
+    shown > 0 && shown <= kans
 }
 
 /// For each dora indicator read as a white dragon, the places one pitch (the concealed tiles'
@@ -2863,6 +2953,21 @@ fn flag_off_tint_dora(
     reading
 }
 
+/// Marks uncertain the dora indicators of a hand that shows fewer of them than its kans call
+/// for (see [`lacks_kan_dora`]) when none was found where one is missing
+/// ([`Recognizer::fill_wall_gaps`]): a han per tile each missing one points at is scored short.
+fn flag_missing_kan_dora(mut reading: PhotoReading) -> PhotoReading {
+    if lacks_kan_dora(&reading) {
+        let indicators = reading.dora_ids();
+        if let Some(hand) = reading.hand.as_mut() {
+            for i in indicators {
+                layout::doubt(&mut hand.uncertain, i);
+            }
+        }
+    }
+    reading
+}
+
 /// The face colour (see [`picture::face_colour`]) of the box `b` of `image`, cropped along the
 /// hand's `up` axis as [`Recognizer::read_along`] crops it.
 fn face_colour_of(image: &Rgb, b: &RotatedBox, up: f32) -> [f32; 3] {
@@ -3089,6 +3194,9 @@ const GAP_ROUNDS: usize = 2;
 /// How sure a face read in a gap must be to be kept for the next round when it does not complete
 /// the hand by itself.
 const GAP_SURE: f32 = 0.9;
+/// How sure a face read past the dead wall's row must be to be taken for the indicator a hand's
+/// kans call for (see [`Recognizer::fill_wall_gaps`]): other art 13's 19's missing 6s read 0.57.
+const KAN_DORA_SURE: f32 = 0.5;
 /// A gap between neighbouring tiles of the hand row this many times the concealed tiles'
 /// median pitch (centre to centre) or more holds a missing tile; from 2.5 pitches, two.
 const GAP_ONE: f32 = 1.6;
@@ -4005,6 +4113,40 @@ mod tests {
         assert!(centres(&hand(&[("back", 100.0), ("back", 193.0)])).is_empty());
         // Each place has its neighbour's box.
         let b = wall_gap_places(&gap)[0];
+        assert_eq!((b.w, b.h, b.phi), (30.0, 40.0, -FRAC_PI_2));
+    }
+
+    #[test]
+    fn a_hand_with_kans_shows_an_indicator_more_than_its_kans() {
+        let mut one = beside_a_closed_row(&[("back", 100.0), ("1m", 131.0)]);
+        assert_eq!(one.layout.dora.len(), 1);
+        assert!(!lacks_kan_dora(&one), "no kan: one indicator is enough");
+        let kan = crate::notation::parse_meld("(5555z)").unwrap();
+        one.hand.as_mut().unwrap().melds.push(kan);
+        assert!(lacks_kan_dora(&one), "a kan calls for two");
+        let mut two = beside_a_closed_row(&[("1m", 131.0), ("2m", 162.0)]);
+        two.hand.as_mut().unwrap().melds.push(kan);
+        assert!(!lacks_kan_dora(&two));
+        // No indicator at all: the dead wall is not in the photo.
+        let mut none = beside_a_closed_row(&[]);
+        none.hand.as_mut().unwrap().melds.push(kan);
+        assert!(!lacks_kan_dora(&none));
+    }
+
+    #[test]
+    fn the_dead_walls_ends_are_one_pitch_past_its_first_and_last_tiles() {
+        let centres = |r: &PhotoReading| -> Vec<(f32, f32)> {
+            wall_end_places(r)
+                .iter()
+                .map(|b| (b.cx.round(), b.cy.round()))
+                .collect()
+        };
+        let wall = beside_a_closed_row(&[("back", 100.0), ("1m", 131.0), ("back", 193.0)]);
+        assert_eq!(centres(&wall), vec![(69.0, 200.0), (224.0, 200.0)]);
+        // Not off the photo's edge.
+        let at_edge = beside_a_closed_row(&[("1m", 620.0)]);
+        assert_eq!(centres(&at_edge), vec![(589.0, 200.0)]);
+        let b = wall_end_places(&wall)[0];
         assert_eq!((b.w, b.h, b.phi), (30.0, 40.0, -FRAC_PI_2));
     }
 
