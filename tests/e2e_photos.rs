@@ -1147,20 +1147,27 @@ fn a_hand_the_first_detector_leaves_incomplete_is_read_with_the_second() {
         models.join(riichi_lens::vision::SECOND_DETECTOR).is_file(),
         "the second detector is committed"
     );
-    let mut recognizer =
-        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
-    recognizer.settings.second_opinion = false;
-    for fixture in regressions(&prefixes) {
-        let outcome = run(&mut recognizer, &fixture);
+    for (name, outcome) in read_with_the_first_detector_alone(&prefixes) {
         assert!(
             !outcome.exact() && outcome.flagged,
-            "{} read with the first detector alone: {}",
-            fixture.name,
+            "{name} read with the first detector alone: {}",
             outcome.summary()
         );
     }
     // With the default settings, the second opinion on.
     assert_regressions_read_exactly(&prefixes);
+}
+
+/// The regression fixtures of `prefixes` read with the second opinion turned off, with their
+/// names.
+fn read_with_the_first_detector_alone(prefixes: &[&str]) -> Vec<(String, Outcome)> {
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    recognizer.settings.second_opinion = false;
+    regressions(prefixes)
+        .into_iter()
+        .map(|fixture| (fixture.name.clone(), run(&mut recognizer, &fixture)))
+        .collect()
 }
 
 /// An open hand read complete but without a yaku (other art 73's 10, tilted: the 6s of its chi
@@ -1173,15 +1180,10 @@ fn a_hand_the_first_detector_leaves_incomplete_is_read_with_the_second() {
 #[test]
 fn an_open_hand_read_without_a_yaku_is_read_with_the_second_detector() {
     let prefixes = ["alt73-10-"];
-    let mut recognizer =
-        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
-    recognizer.settings.second_opinion = false;
-    for fixture in regressions(&prefixes) {
-        let outcome = run(&mut recognizer, &fixture);
+    for (name, outcome) in read_with_the_first_detector_alone(&prefixes) {
         assert!(
             !outcome.flagged && outcome.score_wrong.iter().any(|w| w.contains("no yaku")),
-            "{} read with the first detector alone: {}",
-            fixture.name,
+            "{name} read with the first detector alone: {}",
             outcome.summary()
         );
     }
