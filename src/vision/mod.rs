@@ -2426,16 +2426,26 @@ impl Recognizer {
         // Each added kan found lays the hand out again, and the places are measured again on it.
         'found: loop {
             for places in added_kan_places(&reading, up) {
-                let pairs: Vec<RotatedBox> = places
+                // The upper tile matters only where the lower one reads surely as the pon's
+                // kind (see `Reading::same_tile`): it is read there alone, so a place of bare
+                // table costs one crop, not two.
+                let crop = |place: &AddedKanPlace, k: usize| place.pair[k].scaled(1.0 / scale);
+                let lower: Vec<RotatedBox> = places.iter().map(|p| crop(p, 0)).collect();
+                let lower = self.classify(image, &lower)?;
+                let hopeful: Vec<(&AddedKanPlace, Reading)> = places
                     .iter()
-                    .flat_map(|p| p.pair.map(|b| b.scaled(1.0 / scale)))
+                    .zip(lower)
+                    .filter(|(place, read)| {
+                        let (face, p) = read.best();
+                        face.and_then(Face::kind) == Some(place.kind)
+                            && p >= place.sure
+                            && read.not_tile < STACK_NOT_TILE
+                    })
                     .collect();
-                let readings = self.classify(image, &pairs)?;
-                for (place, read) in places.iter().zip(readings.chunks_exact(2)) {
-                    let kind = read[0].best().0.and_then(Face::kind);
-                    if kind != Some(place.kind)
-                        || !Reading::same_tile(&read[0], &read[1], place.sure, STACK_NOT_TILE)
-                    {
+                let upper: Vec<RotatedBox> = hopeful.iter().map(|(p, _)| crop(p, 1)).collect();
+                let upper = self.classify(image, &upper)?;
+                for ((place, lower), upper) in hopeful.into_iter().zip(&upper) {
+                    if !Reading::same_tile(&lower, upper, place.sure, STACK_NOT_TILE) {
                         continue;
                     }
                     let boxes = place
