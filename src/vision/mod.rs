@@ -1718,11 +1718,11 @@ impl Recognizer {
             Some(h) if h.complete => 1 + u8::from(h.has_a_yaku()),
             _ => 0,
         };
+        if !self.settings.second_opinion || first.tiles.len() < SECOND_OPINION_TILES {
+            return Ok(None);
+        }
         let first_rank = rank(first);
-        if !self.settings.second_opinion
-            || first_rank == 2
-            || first.tiles.len() < SECOND_OPINION_TILES
-        {
+        if first_rank == 2 {
             return Ok(None);
         }
         let Some(mut other) = self.second_detector.take() else {
@@ -2158,13 +2158,8 @@ impl Recognizer {
         let shown = reading.layout.dora.len();
         let mut reading = reading.with_one_more_dora(ends);
         if reading.layout.dora.len() > shown {
-            let added = reading.layout.dora.clone();
-            if let Some(hand) = reading.hand.as_mut() {
-                // The one added is not known by index after the new layout: all are doubted.
-                for i in added {
-                    layout::doubt(&mut hand.uncertain, i);
-                }
-            }
+            // The one added is not known by index after the new layout: all are doubted.
+            reading.doubt_dora();
         }
         Ok(reading)
     }
@@ -2436,10 +2431,8 @@ impl Recognizer {
                     .iter()
                     .zip(lower)
                     .filter(|(place, read)| {
-                        let (face, p) = read.best();
-                        face.and_then(Face::kind) == Some(place.kind)
-                            && p >= place.sure
-                            && read.not_tile < STACK_NOT_TILE
+                        read.best().0.and_then(Face::kind) == Some(place.kind)
+                            && read.is_sure_tile(place.sure)
                     })
                     .collect();
                 let upper: Vec<RotatedBox> = hopeful.iter().map(|(p, _)| crop(p, 1)).collect();
@@ -2589,7 +2582,6 @@ fn wall_end_places(reading: &PhotoReading) -> Vec<RotatedBox> {
     let Some(wall) = WallRow::of(reading) else {
         return Vec::new();
     };
-    let (w, h) = (reading.width as f32, reading.height as f32);
     let ends = [
         wall.row
             .first()
@@ -2600,8 +2592,7 @@ fn wall_end_places(reading: &PhotoReading) -> Vec<RotatedBox> {
     ];
     ends.into_iter()
         .flatten()
-        .filter(|b| (0.0..w).contains(&b.cx) && (0.0..h).contains(&b.cy))
-        .filter(|b| apart(b, &reading.tiles))
+        .filter(|b| reading.in_frame(b) && apart(b, &reading.tiles))
         .collect()
 }
 
@@ -2628,8 +2619,6 @@ fn blank_dora_neighbour_places(reading: &PhotoReading) -> Vec<(usize, Vec<Rotate
     let Some((pitch, along)) = concealed_line(reading) else {
         return Vec::new();
     };
-    let (w, h) = (reading.width as f32, reading.height as f32);
-    let in_frame = |b: &RotatedBox| (0.0..w).contains(&b.cx) && (0.0..h).contains(&b.cy);
     reading
         .layout
         .dora
@@ -2641,7 +2630,7 @@ fn blank_dora_neighbour_places(reading: &PhotoReading) -> Vec<(usize, Vec<Rotate
             let places: Vec<RotatedBox> = [-pitch, pitch]
                 .iter()
                 .map(|&by| d.moved_along(along, by))
-                .filter(|b| apart(b, &reading.tiles) && in_frame(b))
+                .filter(|b| apart(b, &reading.tiles) && reading.in_frame(b))
                 .collect();
             (!places.is_empty()).then_some((i, places))
         })
@@ -2968,12 +2957,7 @@ fn flag_off_tint_dora(
 /// ([`Recognizer::fill_wall_gaps`]): a han per tile each missing one points at is scored short.
 fn flag_missing_kan_dora(mut reading: PhotoReading) -> PhotoReading {
     if lacks_kan_dora(&reading) {
-        let indicators = reading.dora_ids();
-        if let Some(hand) = reading.hand.as_mut() {
-            for i in indicators {
-                layout::doubt(&mut hand.uncertain, i);
-            }
-        }
+        reading.doubt_dora();
     }
     reading
 }
@@ -3445,6 +3429,22 @@ const WEAK_SCORE: f32 = 0.45;
 const WEAK_TRIED: usize = 4;
 
 impl PhotoReading {
+    /// Whether the centre of `b` (full-size pixels) lies inside the photo: a crop off its edge
+    /// repeats the edge's pixels.
+    fn in_frame(&self, b: &RotatedBox) -> bool {
+        (0.0..self.width as f32).contains(&b.cx) && (0.0..self.height as f32).contains(&b.cy)
+    }
+
+    /// Marks each of the hand's dora indicators (see [`PhotoReading::dora_ids`]) uncertain.
+    fn doubt_dora(&mut self) {
+        let indicators = self.dora_ids();
+        if let Some(hand) = self.hand.as_mut() {
+            for i in indicators {
+                layout::doubt(&mut hand.uncertain, i);
+            }
+        }
+    }
+
     /// The photo's index of each of the hand's dora indicators, in the order of
     /// [`layout::ReadHand::dora_indicators`] (the layout's dora tiles but backs).
     pub fn dora_ids(&self) -> Vec<usize> {
