@@ -73,7 +73,10 @@ FP32_DILATED_DW = False
 USE_BF16 = torch.backends.cpu.get_cpu_capability().startswith("AVX512")
 
 
-def bf16_autocast():
+def bf16_autocast(device=None):
+    """bf16 autocast where it pays: a GPU, or a CPU with native bf16."""
+    if device is not None and torch.device(device).type == "cuda":
+        return torch.autocast("cuda", dtype=torch.bfloat16)
     return torch.autocast("cpu", dtype=torch.bfloat16, enabled=USE_BF16)
 
 

@@ -1,4 +1,4 @@
-"""Train the 38-class tile crop classifier (CPU), export ONNX.
+"""Train the 38-class tile crop classifier (CPU, or a GPU with --device cuda and --minutes), export ONNX.
 
 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4294967296:glibc.malloc.trim_threshold=4294967296 \
   nice -n 19 .venv-train/bin/python models/training/train_cls.py --epochs 8 --seed 0
@@ -96,7 +96,7 @@ def turn_real(rng, x, y, share):
     return np.array(turned, np.uint8).reshape(-1, h, w, 3), turned_targets(y[pick])
 
 
-def turned_confidence(model, x, y):
+def turned_confidence(model, x, y, device=None):
     """Mean top probability (over the tile classes) of quarter-turned crops that should read as no tile in
     particular, and the share of them read at 0.5 or more."""
     model.eval()
@@ -104,8 +104,8 @@ def turned_confidence(model, x, y):
     tops = []
     with torch.no_grad():
         for i in range(0, len(x), 512):
-            p = torch.softmax(model(to_tensor(x[i:i + 512])).float(), 1)[:, :NUM_CLASSES]
-            tops.append((p / p.sum(1, keepdim=True)).max(1).values)
+            p = torch.softmax(model(to_tensor(x[i:i + 512], device)).float(), 1)[:, :NUM_CLASSES]
+            tops.append((p / p.sum(1, keepdim=True)).max(1).values.cpu())
     t = torch.cat(tops).numpy() if tops else np.zeros(0)
     return float(t.mean()) if len(t) else float("nan"), float((t >= 0.5).mean()) if len(t) else float("nan")
 
@@ -139,8 +139,19 @@ def eval_sets():
     return sets
 
 
-def to_tensor(x):
-    return torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255.0).contiguous(memory_format=torch.channels_last)
+def to_tensor(x, device=None):
+    """uint8 crops [N, H, W, 3] (a numpy array, or a tensor already on `device`) -> float [N, 3, H, W] in 0..1."""
+    t = torch.from_numpy(x) if isinstance(x, np.ndarray) else x
+    if device is not None:
+        t = t.to(device, non_blocking=True)
+    return t.permute(0, 3, 1, 2).float().div_(255.0).contiguous(memory_format=torch.channels_last)
+
+
+def rand(g, *shape, like, normal=False):
+    """Random numbers from the CPU generator `g`, on `like`'s device: the augmentation draws the same stream on a GPU
+    as on the CPU."""
+    r = torch.randn(*shape, generator=g) if normal else torch.rand(*shape, generator=g)
+    return r.to(like.device)
 
 
 def off_box(x, g, sel):
@@ -152,10 +163,10 @@ def off_box(x, g, sel):
     if n == 0:
         return x
     x = x.clone()
-    ang = torch.rand(n, generator=g) * 2 * math.pi
-    r = 2 * (0.25 + 0.35 * torch.rand(n, generator=g))  # affine_grid's coordinates span 2 across the crop
-    sc = 0.7 + 0.8 * torch.rand(n, generator=g)
-    zero = torch.zeros(n)
+    ang = rand(g, n, like=x) * 2 * math.pi
+    r = 2 * (0.25 + 0.35 * rand(g, n, like=x))  # affine_grid's coordinates span 2 across the crop
+    sc = 0.7 + 0.8 * rand(g, n, like=x)
+    zero = torch.zeros(n, device=x.device)
     theta = torch.stack([torch.stack([sc, zero, r * torch.cos(ang)], 1),
                          torch.stack([zero, sc, r * torch.sin(ang)], 1)], 1)
     grid = F.affine_grid(theta, [n] + list(x.shape[1:]), align_corners=False)
@@ -168,15 +179,15 @@ def rotate_batch(x, g, max_deg, p=0.6, shift=0.0):
     crop's width and height, of a share p of the crops: makes the classifier tolerant to the detector's angle, size
     and position errors (a far tile's box is often off by a tenth of its size)."""
     n, _, H, W = x.shape
-    sel = torch.rand(n, generator=g) < p
-    th = (torch.rand(n, generator=g) * 2 - 1) * math.radians(max_deg) * sel
-    sc = 1 + (torch.rand(n, generator=g) * 0.2 - 0.1) * sel
+    sel = rand(g, n, like=x) < p
+    th = (rand(g, n, like=x) * 2 - 1) * math.radians(max_deg) * sel
+    sc = 1 + (rand(g, n, like=x) * 0.2 - 0.1) * sel
     c, s = torch.cos(th) * sc, torch.sin(th) * sc
-    tx, ty = torch.zeros(n), torch.zeros(n)
+    tx, ty = torch.zeros(n, device=x.device), torch.zeros(n, device=x.device)
     if shift > 0:
         # affine_grid's coordinates run from -1 to 1 across the crop
-        tx = (torch.rand(n, generator=g) * 2 - 1) * 2 * shift * sel
-        ty = (torch.rand(n, generator=g) * 2 - 1) * 2 * shift * sel
+        tx = (rand(g, n, like=x) * 2 - 1) * 2 * shift * sel
+        ty = (rand(g, n, like=x) * 2 - 1) * 2 * shift * sel
     theta = torch.stack([torch.stack([c, -s * H / W, tx], 1),
                          torch.stack([s * W / H, c, ty], 1)], 1)
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
@@ -190,12 +201,12 @@ def gpu_like_aug(x, g, rot_deg=0.0, shadow_p=0.0, shift=0.0, dim_p=0.0, small_p=
         x = rotate_batch(x, g, rot_deg, shift=shift)
     if small_p > 0:
         x = shrink(x, g, small_p)
-    flip = torch.rand(n, generator=g) < 0.5
+    flip = rand(g, n, like=x) < 0.5
     x[flip] = torch.flip(x[flip], dims=(2, 3))
-    gain = (0.8 + 0.4 * torch.rand(n, 3, 1, 1, generator=g))
-    off = (torch.rand(n, 1, 1, 1, generator=g) - 0.5) * 0.15
+    gain = (0.8 + 0.4 * rand(g, n, 3, 1, 1, like=x))
+    off = (rand(g, n, 1, 1, 1, like=x) - 0.5) * 0.15
     x = (x * gain + off).clamp(0, 1)
-    gray = torch.rand(n, generator=g) < 0.1
+    gray = rand(g, n, like=x) < 0.1
     if gray.any():
         x[gray] = x[gray].mean(1, keepdim=True).expand(-1, 3, -1, -1)
     if shadow_p > 0:
@@ -216,12 +227,12 @@ def shrink(x, g, p):
     sensor noise of that scale) and back up to the crop's size, as the runtime samples a small box. Most crops
     of the scenes come from tiles wider than that, and the classifier reads the ones under 16 px worst."""
     n, _, H, W = x.shape
-    sel = torch.nonzero(torch.rand(n, generator=g) < p).flatten()
+    sel = torch.nonzero(rand(g, n, like=x) < p).flatten()
     if len(sel) == 0:
         return x
     x = x.clone()
     face_w = W / CROP_MARGIN
-    level = torch.randint(0, SHRINK_LEVELS, (len(sel),), generator=g)
+    level = torch.randint(0, SHRINK_LEVELS, (len(sel),), generator=g).to(x.device)
     lo, hi = SHRINK_WIDTHS
     for k in range(SHRINK_LEVELS):
         idx = sel[level == k]
@@ -230,7 +241,7 @@ def shrink(x, g, p):
         scale = (lo + (hi - lo) * (k + 0.5) / SHRINK_LEVELS) / face_w
         size = (max(2, round(H * scale)), max(2, round(W * scale)))
         small = F.interpolate(x[idx], size=size, mode="bilinear", antialias=True, align_corners=False)
-        small = small + torch.randn(small.shape, generator=g) * 0.015
+        small = small + rand(g, small.shape, like=x, normal=True) * 0.015
         x[idx] = F.interpolate(small, size=(H, W), mode="bilinear", align_corners=False).clamp(0, 1)
     return x
 
@@ -239,12 +250,12 @@ def dim(x, g, p):
     """A share p of the crops as in a dim room: darkened to 25-60 % with sensor noise. A face-down tile of a dim
     scene was read as a blank white dragon: in the dark the two differ by hue more than by brightness."""
     n = x.shape[0]
-    sel = torch.rand(n, generator=g) < p
+    sel = rand(g, n, like=x) < p
     if not sel.any():
         return x
     k = int(sel.sum())
-    level = 0.25 + torch.rand(k, 1, 1, 1, generator=g) * 0.35
-    noise = torch.randn(x[sel].shape, generator=g) * 0.02
+    level = 0.25 + rand(g, k, 1, 1, 1, like=x) * 0.35
+    noise = rand(g, x[sel].shape, like=x, normal=True) * 0.02
     x = x.clone()
     x[sel] = (x[sel] * level + noise).clamp(0, 1)
     return x
@@ -255,16 +266,16 @@ def cast_shadow(x, g, p):
     neighbouring standing tile casts across a face. A blank white dragon half in shadow was read as a face-down
     tile on a real photo; the synthetic scenes cast shadows on the table only."""
     n, _, H, W = x.shape
-    sel = torch.rand(n, generator=g) < p
+    sel = rand(g, n, like=x) < p
     if not sel.any():
         return x
     k = int(sel.sum())
-    ang = torch.rand(k, generator=g) * 2 * math.pi
-    off = (torch.rand(k, generator=g) - 0.5) * 1.2
-    soft = 0.02 + torch.rand(k, generator=g) * 0.15
-    depth = 0.25 + torch.rand(k, generator=g) * 0.4
-    yy = torch.linspace(-1, 1, H).view(1, H, 1)
-    xx = torch.linspace(-1, 1, W).view(1, 1, W) * (W / H)
+    ang = rand(g, k, like=x) * 2 * math.pi
+    off = (rand(g, k, like=x) - 0.5) * 1.2
+    soft = 0.02 + rand(g, k, like=x) * 0.15
+    depth = 0.25 + rand(g, k, like=x) * 0.4
+    yy = torch.linspace(-1, 1, H, device=x.device).view(1, H, 1)
+    xx = torch.linspace(-1, 1, W, device=x.device).view(1, 1, W) * (W / H)
     d = xx * torch.cos(ang).view(k, 1, 1) + yy * torch.sin(ang).view(k, 1, 1) - off.view(k, 1, 1)
     m = torch.sigmoid(d / soft.view(k, 1, 1))
     x = x.clone()
@@ -273,12 +284,12 @@ def cast_shadow(x, g, p):
 
 
 @torch.no_grad()
-def evaluate(model, x, y, bs=512):
+def evaluate(model, x, y, bs=512, device=None):
     model.eval()
     pred = []
     for i in range(0, len(x), bs):
-        with models.bf16_autocast():
-            pred.append(model(to_tensor(x[i:i + bs])).float().argmax(1))
+        with models.bf16_autocast(device):
+            pred.append(model(to_tensor(x[i:i + bs], device)).float().argmax(1).cpu())
     pred = torch.cat(pred).numpy()
     return float((pred == y).mean()), pred
 
@@ -331,6 +342,14 @@ def main():
                          "the teacher alone")
     ap.add_argument("--fresh-shards", default="", metavar="A-B",
                     help="training shards (and their mined negatives) learnt from their labels alone under --distill")
+    ap.add_argument("--off-any", action="store_true",
+                    help="with --distill-off: cut off-box crops from every crop, fresh shards' too (each taught by "
+                         "the teacher alone), not only from the taught ones")
+    ap.add_argument("--device", default="cpu", help="where the model trains: cpu, or cuda on a machine with a GPU "
+                    "(the crops are then held on the GPU and augmented there)")
+    ap.add_argument("--minutes", type=float, default=0.0,
+                    help="train for this long instead of --epochs (a cosine learning rate over the time, after a "
+                         "warm-up of 2 %%); the last epoch is cut short")
     ap.add_argument("--freeze-bn", action="store_true",
                     help="keep BatchNorm in eval mode (fixed statistics): fine-tuning from weights rebuilt from ONNX "
                          "by recover_ckpt.py, which are exact only with the statistics they were given")
@@ -405,19 +424,29 @@ def main():
             restore_bn_statistics(model, (to_tensor(X[np.sort(i)]).contiguous(memory_format=torch.channels_last)
                                           for i in sample))
             print(f"BatchNorm statistics measured on {args.restore_bn} batches", flush=True)
+    device = torch.device(args.device)
+    model.to(device)
     teacher = None
     if args.distill:
-        teacher = TileClassifierDS(n_out).to(memory_format=torch.channels_last)
+        teacher = TileClassifierDS(n_out).to(device, memory_format=torch.channels_last)
         teacher.load_state_dict(torch.load(args.distill)["model"])
         teacher.eval()
         print(f"taught by {args.distill} at {args.distill_weight} on {int((~Fr).sum())} of {len(Fr)} crops", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     steps = args.epochs * (len(X) // args.bs)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps,
-                                                pct_start=0.02 if args.init else 0.1)
+    sched = None if args.minutes else torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=args.lr, total_steps=steps, pct_start=0.02 if args.init else 0.1)
     g = torch.Generator().manual_seed(args.seed)
+    if device.type != "cpu":
+        # the whole training set on the GPU as uint8 (a few GB): a batch is gathered there, not copied each step
+        X, Y, Fr = torch.from_numpy(X).to(device), torch.from_numpy(Y).to(device), torch.from_numpy(Fr).to(device)
     step = 0
-    for ep in range(args.epochs):
+    t_train = time.time()
+    budget = args.minutes * 60
+    epochs = 10 ** 6 if args.minutes else args.epochs
+    for ep in range(epochs):
+        if args.minutes and time.time() - t_train >= budget:
+            break
         model.train()
         if args.freeze_bn:
             freeze_bn(model)
@@ -425,28 +454,44 @@ def main():
         t1 = time.time()
         tot, n = 0.0, 0
         for i in range(0, len(perm) - args.bs + 1, args.bs):
+            if args.minutes:
+                done = (time.time() - t_train) / budget
+                if done >= 1:
+                    break
+                warm = 0.02
+                scale = done / warm if done < warm else 0.5 * (1 + math.cos(math.pi * (done - warm) / (1 - warm)))
+                for group in opt.param_groups:
+                    group["lr"] = args.lr * max(scale, 0.01)
             idx = np.sort(perm[i:i + args.bs])
-            x = gpu_like_aug(to_tensor(X[idx]), g, args.rot_deg, args.shadow, args.shift, args.dim,
+            if device.type != "cpu":
+                idx = torch.from_numpy(idx).to(device)
+                y = Y[idx]
+            else:
+                y = torch.from_numpy(Y[idx])
+            x = gpu_like_aug(to_tensor(X[idx], device), g, args.rot_deg, args.shadow, args.shift, args.dim,
                              args.small).contiguous(memory_format=torch.channels_last)
-            y = torch.from_numpy(Y[idx])
             teacher_probs, taught_rows, weight = None, None, args.distill_weight
             if teacher is not None:
-                taught_rows = torch.from_numpy(~Fr[idx])
+                taught_rows = ~Fr[idx] if device.type != "cpu" else torch.from_numpy(~Fr[idx])
                 if args.distill_off > 0:
                     # off-box crops learn the teacher's reading alone: no label fits a box beside its tile
-                    off = taught_rows & (torch.rand(len(idx), generator=g) < args.distill_off)
+                    off = rand(g, len(idx), like=x) < args.distill_off
+                    if not args.off_any:
+                        off &= taught_rows
                     x = off_box(x, g, off).contiguous(memory_format=torch.channels_last)
+                    taught_rows = taught_rows | off
                     weight = torch.where(off, 1.0, args.distill_weight)
-                with torch.no_grad(), models.bf16_autocast():
+                with torch.no_grad(), models.bf16_autocast(device):
                     teacher_probs = torch.softmax(teacher(x).float(), 1)
-            with models.bf16_autocast():
+            with models.bf16_autocast(device):
                 out = model(x)
             loss = loss_fn(out, y, turned_none=args.turned_none, teacher=teacher_probs, taught=taught_rows,
                            weight=weight)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-            sched.step()
+            if sched is not None:
+                sched.step()
             step += 1
             tot += loss.item() * len(idx)
             n += len(idx)
@@ -454,19 +499,20 @@ def main():
                 print(f"  step {step}/{steps} loss {tot / n:.4f} {n / (time.time() - t1):.0f} img/s", flush=True)
         msg = f"epoch {ep + 1}/{args.epochs} loss {tot / n:.4f} {n / (time.time() - t1):.0f} img/s"
         for k, (ex, ey) in evs.items():
-            acc, _ = evaluate(model, ex, ey)
+            acc, _ = evaluate(model, ex, ey, device=device)
             msg += f" | {k} {acc * 100:.2f}%"
         if turned_test is not None:
-            mean_top, confident = turned_confidence(model, *turned_test)
+            mean_top, confident = turned_confidence(model, *turned_test, device=device)
             msg += f" | test turned: mean top {mean_top:.3f}, {confident * 100:.1f}% at >= 0.5"
         print(msg, flush=True)
-        torch.save({"model": model.state_dict(), "epoch": ep + 1, "args": vars(args)}, args.ckpt)
+        torch.save({"model": {k: v.cpu() for k, v in model.state_dict().items()}, "epoch": ep + 1,
+                    "args": vars(args)}, args.ckpt)
     print(f"total train time {time.time() - t0:.0f}s", flush=True)
     export(model, args.out)
 
 
 def export(model, out):
-    model = model.float().eval().to(memory_format=torch.contiguous_format)
+    model = model.cpu().float().eval().to(memory_format=torch.contiguous_format)
     m = ClassifierExport(model).eval()
     x = torch.rand(4, 3, 64, 48)
     batch = torch.export.Dim("batch", min=1, max=1024)
