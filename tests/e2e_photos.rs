@@ -791,6 +791,17 @@ fn a_box_over_part_of_a_tile_is_read_as_the_whole_tile() {
     assert_regressions_read_exactly(&["seed14-11-", "seed18-18-", "seed28-19-"]);
 }
 
+/// A called 4p boxed over one half only, which reads as an upright 2p (seed 122's 04: the pon
+/// 444p's third tile; 37's 10: a chi's first): the hand-aware decoding read it back as a 4p, but
+/// upright, so the pon's called tile was put on the first 4p (scored right, its meld wrong) and
+/// the chi's run was not read as a meld at all (no hand). Since such a part is also read as the
+/// sideways tile reaching along the row from either of its ends (`UprightPart::side_wholes`),
+/// both are read exactly.
+#[test]
+fn a_box_over_half_of_a_called_tile_is_read_as_the_whole_sideways_tile() {
+    assert_regressions_read_exactly(&["seed122-04-", "seed37-10-"]);
+}
+
 /// A box beside its tile: the detector drew a 4s's box a fifth to a third of a tile off
 /// across the row, over one column of its sticks, which read as a 2s, and the hand-aware
 /// decoding read the hand into another complete one (seed 43's 17: 33240556664s, 7 han for 9;

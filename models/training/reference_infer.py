@@ -503,8 +503,10 @@ class Recognizer:
 
     @staticmethod
     def upright_parts(boxes, up):
-        """[(i, tile_long, (whole, whole))] for the boxes small against the tiles around them, each with the two
-        whole upright tiles, reaching from either of its ends along `up`, it could be a part of."""
+        """[(i, tile_long, (whole, whole, whole, whole))] for the boxes small against the tiles around them, each
+        with the two whole upright tiles, reaching from either of its ends along `up`, and the two sideways ones,
+        reaching along the row from either of its ends across `up` (a called 4p boxed over one half), it could be
+        a part of."""
         sides = Recognizer.box_sides(boxes)
         out = []
         for i, b in enumerate(boxes):
@@ -518,6 +520,8 @@ class Recognizer:
             (a0, a1), (c0, c1) = Recognizer.spans(b, up)
             wholes = tuple(Recognizer.box_at(a, (c0 + c1) / 2, up, short, long, up)
                            for a in (a0 + long / 2, a1 - long / 2))
+            wholes += tuple(Recognizer.box_at((a0 + a1) / 2, c, up, short, long, up + math.pi / 2)
+                            for c in (c0 + long / 2, c1 - long / 2))
             out.append((i, long, wholes))
         return out
 
@@ -539,12 +543,12 @@ class Recognizer:
         tiles, not_tile = tile_probs(self.classify(self.crops(rgb, crops)))
         joins = []
         for n, (i, long, wholes) in enumerate(cands):
-            t = tiles[4 * n:4 * n + 4]
+            t = tiles[6 * n:6 * n + 6]
             part = CLASSES[int(t[1].argmax() if t[1].max() > t[0].max() else t[0].argmax())]
             best = None
-            for k in (2, 3):
+            for k in range(2, 6):
                 code = CLASSES[int(t[k].argmax())]
-                if (self.sure_tile(t[k], not_tile[4 * n + k], PART_CONFIDENCE) and self.more_pips(part, code)
+                if (self.sure_tile(t[k], not_tile[6 * n + k], PART_CONFIDENCE) and self.more_pips(part, code)
                         and (best is None or t[k].max() > best[1])):
                     best = (wholes[k - 2], float(t[k].max()))
             if best:

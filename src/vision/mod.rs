@@ -914,9 +914,9 @@ impl Recognizer {
         Ok(kept)
     }
 
-    /// Replaces each part of an upright tile (see [`upright_parts`]) by the whole tile's box,
-    /// the surer of its two when it reads confidently as a tile; the other parts centred in
-    /// the whole go with it. A part whose whole holds a box too long to be a part (see
+    /// Replaces each part of a tile (see [`upright_parts`]) by the whole tile's box, the surest
+    /// of its four (two upright, two sideways) when it reads confidently as a tile; the other
+    /// parts centred in the whole go with it. A part whose whole holds a box too long to be a part (see
     /// [`PART_LONG`]) is a stray box over that tile and goes instead. Surest wholes first;
     /// each box once.
     fn join_upright_parts(
@@ -930,18 +930,25 @@ impl Recognizer {
             return Ok(boxes);
         }
         // Each part read as drawn and a quarter turned (a 4p's half lies like a sideways 2p),
-        // then its two wholes.
+        // then its two upright wholes and its two sideways ones.
         let crops: Vec<RotatedBox> = parts
             .iter()
             .flat_map(|p| {
                 let b = boxes[p.part].0;
-                [b, b.quarter_turned(), p.wholes[0], p.wholes[1]]
+                [
+                    b,
+                    b.quarter_turned(),
+                    p.wholes[0],
+                    p.wholes[1],
+                    p.side_wholes[0],
+                    p.side_wholes[1],
+                ]
             })
             .collect();
         let readings = self.classify(image, &crops)?;
         let mut joins: Vec<(&UprightPart, RotatedBox, f32)> = parts
             .iter()
-            .zip(readings.chunks_exact(4))
+            .zip(readings.chunks_exact(6))
             .filter_map(|(part, read)| {
                 let (as_drawn, turned) = (read[0].best(), read[1].best());
                 let (part_face, _) = if turned.1 > as_drawn.1 {
@@ -949,14 +956,19 @@ impl Recognizer {
                 } else {
                     as_drawn
                 };
-                let (k, p) = (2..4)
+                let (k, p) = (2..6)
                     .filter(|&k| {
                         read[k].is_sure_tile(PART_CONFIDENCE)
                             && more_pips(part_face, read[k].best().0)
                     })
                     .map(|k| (k, read[k].best().1))
                     .max_by(|a, b| a.1.total_cmp(&b.1))?;
-                Some((part, part.wholes[k - 2], p))
+                let whole = if k < 4 {
+                    part.wholes[k - 2]
+                } else {
+                    part.side_wholes[k - 4]
+                };
+                Some((part, whole, p))
             })
             .collect();
         joins.sort_by(|a, b| b.2.total_cmp(&a.2));
@@ -1538,6 +1550,10 @@ struct UprightPart {
     /// The two whole tiles it could be a part of: reaching from its one end along the up axis
     /// and from its other end.
     wholes: [RotatedBox; 2],
+    /// The two sideways tiles it could be a part of: reaching along the row from its one end
+    /// across the up axis and from its other end (the detector draws a box over one half of a
+    /// called 4p, which reads as an upright 2p).
+    side_wholes: [RotatedBox; 2],
 }
 
 /// Whether `whole` is a circles or bamboo tile with more pips than `part`, of the same suit:
@@ -1592,9 +1608,9 @@ fn tile_size(boxes: &[(RotatedBox, f32)], sides: &[(f32, f32)], i: usize) -> Opt
     ))
 }
 
-/// Boxes small against the tiles around them (see [`PART_LONG`]): each a part of one upright
-/// tile, with the two whole tiles, upright against the hand's up axis `up`, it could be a part
-/// of.
+/// Boxes small against the tiles around them (see [`PART_LONG`]): each a part of one tile,
+/// with the two whole tiles upright against the hand's up axis `up` and the two lying sideways
+/// across it that it could be a part of.
 fn upright_parts(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<UprightPart> {
     let sides = box_sides(boxes);
     let (ux, uy) = (up.cos(), up.sin());
@@ -1617,10 +1633,19 @@ fn upright_parts(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<UprightPart> {
             h: long,
             phi: up,
         };
+        let a_mid = (a0 + a1) / 2.0;
+        let side_whole = |c_mid: f32| RotatedBox {
+            cx: a_mid * ux - c_mid * uy,
+            cy: a_mid * uy + c_mid * ux,
+            w: short,
+            h: long,
+            phi: up + std::f32::consts::FRAC_PI_2,
+        };
         out.push(UprightPart {
             part: i,
             tile_long: long,
             wholes: [whole(a0 + long / 2.0), whole(a1 - long / 2.0)],
+            side_wholes: [side_whole(c0 + long / 2.0), side_whole(c1 - long / 2.0)],
         });
     }
     out
@@ -4516,7 +4541,7 @@ mod tests {
     }
 
     #[test]
-    fn a_box_small_against_its_row_may_be_part_of_an_upright_tile() {
+    fn a_box_small_against_its_row_may_be_part_of_an_upright_or_a_sideways_tile() {
         let up = std::f32::consts::FRAC_PI_2;
         let tile =
             |cx: f32, cy: f32, w: f32, h: f32, phi: f32| (RotatedBox { cx, cy, w, h, phi }, 0.9);
@@ -4545,6 +4570,20 @@ mod tests {
             assert!((whole.cx - 848.0).abs() < 0.01);
             assert!((whole.w - 60.0).abs() < 0.01 && (whole.h - 78.0).abs() < 0.01);
             assert!(layout::axis_difference(whole.phi, up) < 1e-4);
+        }
+        // The two sideways wholes lie across the up axis, a tile's height along the row from
+        // either end of the part (848 ± 28), level with its middle.
+        let mut centres: Vec<f32> = part.side_wholes.iter().map(|w| w.cx).collect();
+        centres.sort_by(f32::total_cmp);
+        assert!(
+            (centres[0] - 837.0).abs() < 0.01 && (centres[1] - 859.0).abs() < 0.01,
+            "{centres:?}"
+        );
+        for whole in part.side_wholes {
+            assert!((whole.cy - 388.0).abs() < 0.01);
+            assert!((whole.w - 60.0).abs() < 0.01 && (whole.h - 78.0).abs() < 0.01);
+            let across = up + std::f32::consts::FRAC_PI_2;
+            assert!(layout::axis_difference(whole.phi, across) < 1e-4);
         }
         // A sideways tile in the row has a whole tile's sides,
         let sideways = row(tile(852.0, 410.0, 60.0, 78.0, 0.0));
