@@ -795,7 +795,7 @@ fn a_box_over_part_of_a_tile_is_read_as_the_whole_tile() {
 /// 444p's third tile; 37's 10: a chi's first): the hand-aware decoding read it back as a 4p, but
 /// upright, so the pon's called tile was put on the first 4p (scored right, its meld wrong) and
 /// the chi's run was not read as a meld at all (no hand). Since such a part is also read as the
-/// sideways tile reaching along the row from either of its ends (`UprightPart::side_wholes`),
+/// sideways tile reaching along the row from either of its ends (`UprightPart::wholes`),
 /// both are read exactly.
 #[test]
 fn a_box_over_half_of_a_called_tile_is_read_as_the_whole_sideways_tile() {

@@ -916,9 +916,9 @@ impl Recognizer {
 
     /// Replaces each part of a tile (see [`upright_parts`]) by the whole tile's box, the surest
     /// of its four (two upright, two sideways) when it reads confidently as a tile; the other
-    /// parts centred in the whole go with it. A part whose whole holds a box too long to be a part (see
-    /// [`PART_LONG`]) is a stray box over that tile and goes instead. Surest wholes first;
-    /// each box once.
+    /// parts centred in the whole go with it. A part whose whole holds a box too long to be a
+    /// part (see [`PART_LONG`]) is a stray box over that tile and goes instead. Surest wholes
+    /// first; each box once.
     fn join_upright_parts(
         &mut self,
         image: &Rgb,
@@ -935,20 +935,13 @@ impl Recognizer {
             .iter()
             .flat_map(|p| {
                 let b = boxes[p.part].0;
-                [
-                    b,
-                    b.quarter_turned(),
-                    p.wholes[0],
-                    p.wholes[1],
-                    p.side_wholes[0],
-                    p.side_wholes[1],
-                ]
+                [b, b.quarter_turned()].into_iter().chain(p.wholes)
             })
             .collect();
         let readings = self.classify(image, &crops)?;
         let mut joins: Vec<(&UprightPart, RotatedBox, f32)> = parts
             .iter()
-            .zip(readings.chunks_exact(6))
+            .zip(readings.chunks_exact(2 + WHOLES))
             .filter_map(|(part, read)| {
                 let (as_drawn, turned) = (read[0].best(), read[1].best());
                 let (part_face, _) = if turned.1 > as_drawn.1 {
@@ -956,19 +949,14 @@ impl Recognizer {
                 } else {
                     as_drawn
                 };
-                let (k, p) = (2..6)
+                let (k, p) = (2..2 + WHOLES)
                     .filter(|&k| {
                         read[k].is_sure_tile(PART_CONFIDENCE)
                             && more_pips(part_face, read[k].best().0)
                     })
                     .map(|k| (k, read[k].best().1))
                     .max_by(|a, b| a.1.total_cmp(&b.1))?;
-                let whole = if k < 4 {
-                    part.wholes[k - 2]
-                } else {
-                    part.side_wholes[k - 4]
-                };
-                Some((part, whole, p))
+                Some((part, part.wholes[k - 2], p))
             })
             .collect();
         joins.sort_by(|a, b| b.2.total_cmp(&a.2));
@@ -1547,14 +1535,15 @@ struct UprightPart {
     part: usize,
     /// Its neighbourhood's tiles' long side.
     tile_long: f32,
-    /// The two whole tiles it could be a part of: reaching from its one end along the up axis
-    /// and from its other end.
-    wholes: [RotatedBox; 2],
-    /// The two sideways tiles it could be a part of: reaching along the row from its one end
-    /// across the up axis and from its other end (the detector draws a box over one half of a
-    /// called 4p, which reads as an upright 2p).
-    side_wholes: [RotatedBox; 2],
+    /// The whole tiles it could be a part of: two upright, reaching from its one end along the
+    /// up axis and from its other end, then two sideways, reaching along the row from its one
+    /// end across the up axis and from its other end (the detector draws a box over one half of
+    /// a called 4p, which reads as an upright 2p).
+    wholes: [RotatedBox; WHOLES],
 }
+
+/// How many whole tiles a part of one is read as (see [`UprightPart::wholes`]).
+const WHOLES: usize = 4;
 
 /// Whether `whole` is a circles or bamboo tile with more pips than `part`, of the same suit:
 /// what a part of a tile that holds pips in rows reads as (a 4p's halves read as 2p, an 8p's
@@ -1644,8 +1633,12 @@ fn upright_parts(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<UprightPart> {
         out.push(UprightPart {
             part: i,
             tile_long: long,
-            wholes: [whole(a0 + long / 2.0), whole(a1 - long / 2.0)],
-            side_wholes: [side_whole(c0 + long / 2.0), side_whole(c1 - long / 2.0)],
+            wholes: [
+                whole(a0 + long / 2.0),
+                whole(a1 - long / 2.0),
+                side_whole(c0 + long / 2.0),
+                side_whole(c1 - long / 2.0),
+            ],
         });
     }
     out
@@ -4560,26 +4553,27 @@ mod tests {
         assert_eq!(part.part, 4);
         assert!((part.tile_long - 78.0).abs() < 0.01);
         // The two wholes reach a tile's height from either end of the part, along the up axis.
-        let mut centres: Vec<f32> = part.wholes.iter().map(|w| w.cy).collect();
+        let (upright, sideways) = part.wholes.split_at(2);
+        let mut centres: Vec<f32> = upright.iter().map(|w| w.cy).collect();
         centres.sort_by(f32::total_cmp);
         assert!(
             (centres[0] - 376.5).abs() < 0.01 && (centres[1] - 399.5).abs() < 0.01,
             "{centres:?}"
         );
-        for whole in part.wholes {
+        for whole in upright {
             assert!((whole.cx - 848.0).abs() < 0.01);
             assert!((whole.w - 60.0).abs() < 0.01 && (whole.h - 78.0).abs() < 0.01);
             assert!(layout::axis_difference(whole.phi, up) < 1e-4);
         }
         // The two sideways wholes lie across the up axis, a tile's height along the row from
         // either end of the part (848 ± 28), level with its middle.
-        let mut centres: Vec<f32> = part.side_wholes.iter().map(|w| w.cx).collect();
+        let mut centres: Vec<f32> = sideways.iter().map(|w| w.cx).collect();
         centres.sort_by(f32::total_cmp);
         assert!(
             (centres[0] - 837.0).abs() < 0.01 && (centres[1] - 859.0).abs() < 0.01,
             "{centres:?}"
         );
-        for whole in part.side_wholes {
+        for whole in sideways {
             assert!((whole.cy - 388.0).abs() < 0.01);
             assert!((whole.w - 60.0).abs() < 0.01 && (whole.h - 78.0).abs() < 0.01);
             let across = up + std::f32::consts::FRAC_PI_2;
