@@ -1614,30 +1614,24 @@ fn upright_parts(boxes: &[(RotatedBox, f32)], up: f32) -> Vec<UprightPart> {
             continue;
         }
         let ((a0, a1), (c0, c1)) = spans(b, up);
-        let c_mid = (c0 + c1) / 2.0;
-        let whole = |a_mid: f32| RotatedBox {
-            cx: a_mid * ux - c_mid * uy,
-            cy: a_mid * uy + c_mid * ux,
+        // A whole tile centred at `a` along the up axis and `c` across it, its up axis `phi`.
+        let whole = |a: f32, c: f32, phi: f32| RotatedBox {
+            cx: a * ux - c * uy,
+            cy: a * uy + c * ux,
             w: short,
             h: long,
-            phi: up,
+            phi,
         };
-        let a_mid = (a0 + a1) / 2.0;
-        let side_whole = |c_mid: f32| RotatedBox {
-            cx: a_mid * ux - c_mid * uy,
-            cy: a_mid * uy + c_mid * ux,
-            w: short,
-            h: long,
-            phi: up + std::f32::consts::FRAC_PI_2,
-        };
+        let (a_mid, c_mid) = ((a0 + a1) / 2.0, (c0 + c1) / 2.0);
+        let across = up + std::f32::consts::FRAC_PI_2;
         out.push(UprightPart {
             part: i,
             tile_long: long,
             wholes: [
-                whole(a0 + long / 2.0),
-                whole(a1 - long / 2.0),
-                side_whole(c0 + long / 2.0),
-                side_whole(c1 - long / 2.0),
+                whole(a0 + long / 2.0, c_mid, up),
+                whole(a1 - long / 2.0, c_mid, up),
+                whole(a_mid, c0 + long / 2.0, across),
+                whole(a_mid, c1 - long / 2.0, across),
             ],
         });
     }
@@ -4552,33 +4546,25 @@ mod tests {
         let part = parts[0];
         assert_eq!(part.part, 4);
         assert!((part.tile_long - 78.0).abs() < 0.01);
-        // The two wholes reach a tile's height from either end of the part, along the up axis.
+        // Two wholes lie along `axis`, a tile's sides, centred at `centres` (x, y), either way.
+        let lie = |wholes: &[RotatedBox], axis: f32, centres: [(f32, f32); 2]| {
+            let mut got: Vec<(f32, f32)> = wholes.iter().map(|w| (w.cx, w.cy)).collect();
+            got.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            for ((x, y), (ex, ey)) in got.iter().zip(centres) {
+                assert!((x - ex).abs() < 0.01 && (y - ey).abs() < 0.01, "{got:?}");
+            }
+            for whole in wholes {
+                assert!((whole.w - 60.0).abs() < 0.01 && (whole.h - 78.0).abs() < 0.01);
+                assert!(layout::axis_difference(whole.phi, axis) < 1e-4);
+            }
+        };
+        // The upright wholes reach a tile's height from either end of the part, along the up
+        // axis; the sideways ones a tile's height along the row from either end of it
+        // (848 ± 28), level with its middle.
         let (upright, sideways) = part.wholes.split_at(2);
-        let mut centres: Vec<f32> = upright.iter().map(|w| w.cy).collect();
-        centres.sort_by(f32::total_cmp);
-        assert!(
-            (centres[0] - 376.5).abs() < 0.01 && (centres[1] - 399.5).abs() < 0.01,
-            "{centres:?}"
-        );
-        for whole in upright {
-            assert!((whole.cx - 848.0).abs() < 0.01);
-            assert!((whole.w - 60.0).abs() < 0.01 && (whole.h - 78.0).abs() < 0.01);
-            assert!(layout::axis_difference(whole.phi, up) < 1e-4);
-        }
-        // The two sideways wholes lie across the up axis, a tile's height along the row from
-        // either end of the part (848 ± 28), level with its middle.
-        let mut centres: Vec<f32> = sideways.iter().map(|w| w.cx).collect();
-        centres.sort_by(f32::total_cmp);
-        assert!(
-            (centres[0] - 837.0).abs() < 0.01 && (centres[1] - 859.0).abs() < 0.01,
-            "{centres:?}"
-        );
-        for whole in sideways {
-            assert!((whole.cy - 388.0).abs() < 0.01);
-            assert!((whole.w - 60.0).abs() < 0.01 && (whole.h - 78.0).abs() < 0.01);
-            let across = up + std::f32::consts::FRAC_PI_2;
-            assert!(layout::axis_difference(whole.phi, across) < 1e-4);
-        }
+        lie(upright, up, [(848.0, 376.5), (848.0, 399.5)]);
+        let across = up + std::f32::consts::FRAC_PI_2;
+        lie(sideways, across, [(837.0, 388.0), (859.0, 388.0)]);
         // A sideways tile in the row has a whole tile's sides,
         let sideways = row(tile(852.0, 410.0, 60.0, 78.0, 0.0));
         assert!(upright_parts(&sideways, up).is_empty());
