@@ -27,27 +27,15 @@ mkdir -p "$out" "$logs" "$RL_CACHE"
 "$PY" "$here/recover_ckpt.py" >"$logs/recover.log" 2>&1   # the committed models -> $RL_CACHE/ckpt_*_onnx.pt
 
 G="$PY $here/gen_data.py --out $RL_CACHE"
-O="--keyboard 0.5 --hard-negatives 0.8 --no-white-backs"
-O2="--keyboard 0.6 --real-keyboards 0.8 --hard-negatives 0.8 --no-white-backs --haku-frames 0.15"
-A="--alt-art 0.8 --turned-crops 0.5"
-OG="$O2 --grids 0.5 --tile-min 18"
+# shellcheck source=models/training/shard_options.sh
+. "$here/shard_options.sh"
 n=${SCENES:-900}
-# shard number, seed, options: gpu_detector.sh's shards 30-43 with seeds never used for a committed model
-jobs=(
-  "--name train --scenes $n --shard 50 --seed 250 $O2 --turned-crops 0.5"
-  "--name train --scenes $n --shard 51 --seed 251 --tile-min 24 --tile-max 170 $O2 --turned-crops 0.5"
-  "--name train --scenes $n --shard 52 --seed 252 $O2 --turned-crops 0.5"
-  "--name train --scenes $n --shard 53 --seed 253 --tile-min 18 --tile-max 130 $O --turned-crops 0.5"
-  "--name train --scenes $n --shard 54 --seed 254 $O --added-kans 0.6 --extra-haku 0.06 --turned-crops 0.5"
-  "--name train --scenes $n --shard 55 --seed 255 --tile-min 18 --tile-max 140 $O --real-keyboards 0.8 --added-kans 0.6 --extra-haku 0.06 --turned-crops 0.5"
-  "--name train --scenes $n --shard 56 --seed 256 $O2 --added-kans 0.6 --extra-haku 0.06 --turned-crops 0.5"
-  "--name train --scenes $n --shard 57 --seed 257 --tile-min 13 --tile-max 80 $O --real-keyboards 0.5 --added-kans 0.6 --turned-crops 0.5"
-  "--name train --scenes $n --shard 58 --seed 258 $O2 $A"
-  "--name train --scenes $n --shard 59 --seed 259 --tile-min 24 --tile-max 170 $O2 $A"
-  "--name train --scenes $n --shard 60 --seed 260 --tile-min 13 --tile-max 80 $O --real-keyboards 0.5 --added-kans 0.6 $A"
-  "--name train --scenes $n --shard 61 --seed 261 --tile-min 18 --tile-max 130 $O --added-kans 0.6 --extra-haku 0.06 $A"
-  "--name train --scenes $n --shard 62 --seed 262 $OG"
-  "--name train --scenes $n --shard 63 --seed 263 $OG --alt-art 0.5"
+# gpu_detector.sh's shards 30-43 as shards 50-63, with seeds 250-263, never used for a committed model
+jobs=()
+for k in "${!SHARD_OPTIONS[@]}"; do
+  jobs+=("--name train --scenes $n --shard $((50 + k)) --seed $((250 + k)) ${SHARD_OPTIONS[k]}")
+done
+jobs+=(
   "--name test --scenes ${TEST_SCENES:-300} --shard 0 --seed 2 --turned-crops 0.5"
   "--name testalt --scenes ${TEST_SCENES:-300} --shard 0 --seed 9 --alt-art 1.0 --alt-fonts heldout"
 )

@@ -22,27 +22,16 @@ mkdir -p "$out" "$RL_CACHE"
 "$PY" -c 'import torch; assert torch.cuda.is_available(), "no GPU"; print(torch.__version__, torch.cuda.get_device_name())'
 
 G="$PY $here/gen_data.py --out $RL_CACHE --name train"
-O="--keyboard 0.5 --hard-negatives 0.8 --no-white-backs"
-O2="--keyboard 0.6 --real-keyboards 0.8 --hard-negatives 0.8 --no-white-backs --haku-frames 0.15"
-A="--alt-art 0.8 --turned-crops 0.5"
+# shellcheck source=models/training/shard_options.sh
+. "$here/shard_options.sh"
 n1=${SCENES:-1500} n2=${SCENES:-1000}
-OG="$O2 --grids 0.5 --tile-min 18"
-shards=(
-  "--scenes $n1 --shard 30 --seed 21 $O2 --turned-crops 0.5"
-  "--scenes $n1 --shard 31 --seed 22 --tile-min 24 --tile-max 170 $O2 --turned-crops 0.5"
-  "--scenes $n1 --shard 32 --seed 23 $O2 --turned-crops 0.5"
-  "--scenes $n1 --shard 33 --seed 24 --tile-min 18 --tile-max 130 $O --turned-crops 0.5"
-  "--scenes $n1 --shard 34 --seed 25 $O --added-kans 0.6 --extra-haku 0.06 --turned-crops 0.5"
-  "--scenes $n1 --shard 35 --seed 26 --tile-min 18 --tile-max 140 $O --real-keyboards 0.8 --added-kans 0.6 --extra-haku 0.06 --turned-crops 0.5"
-  "--scenes $n1 --shard 36 --seed 27 $O2 --added-kans 0.6 --extra-haku 0.06 --turned-crops 0.5"
-  "--scenes $n1 --shard 37 --seed 28 --tile-min 13 --tile-max 80 $O --real-keyboards 0.5 --added-kans 0.6 --turned-crops 0.5"
-  "--scenes $n1 --shard 38 --seed 29 $O2 $A"
-  "--scenes $n1 --shard 39 --seed 30 --tile-min 24 --tile-max 170 $O2 $A"
-  "--scenes $n1 --shard 40 --seed 31 --tile-min 13 --tile-max 80 $O --real-keyboards 0.5 --added-kans 0.6 $A"
-  "--scenes $n1 --shard 41 --seed 32 --tile-min 18 --tile-max 130 $O --added-kans 0.6 --extra-haku 0.06 $A"
-  "--scenes $n2 --shard 42 --seed 92 $OG"
-  "--scenes $n2 --shard 43 --seed 93 $OG --alt-art 0.5"
-)
+seeds=(21 22 23 24 25 26 27 28 29 30 31 32 92 93)
+shards=()
+for k in "${!SHARD_OPTIONS[@]}"; do
+  n=$n1
+  [ "$k" -lt 12 ] || n=$n2   # shards 42-43 are smaller
+  shards+=("--scenes $n --shard $((30 + k)) --seed ${seeds[k]} ${SHARD_OPTIONS[k]}")
+done
 pids=()
 for s in "${shards[@]}"; do
   # shellcheck disable=SC2086  # the options are words

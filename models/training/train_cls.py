@@ -437,13 +437,17 @@ def main():
     sched = None if args.minutes else torch.optim.lr_scheduler.OneCycleLR(
         opt, max_lr=args.lr, total_steps=steps, pct_start=0.02 if args.init else 0.1)
     g = torch.Generator().manual_seed(args.seed)
-    if device.type != "cpu":
+    on_gpu = device.type != "cpu"
+    if on_gpu:
         # the whole training set on the GPU as uint8 (a few GB): a batch is gathered there, not copied each step
-        X, Y, Fr = torch.from_numpy(X).to(device), torch.from_numpy(Y).to(device), torch.from_numpy(Fr).to(device)
+        X = torch.from_numpy(X).to(device)
+    Y, Fr = torch.from_numpy(Y).to(device), torch.from_numpy(Fr).to(device)
     step = 0
     t_train = time.time()
     budget = args.minutes * 60
     epochs = 10 ** 6 if args.minutes else args.epochs
+    # under --minutes the number of epochs and steps is not known ahead
+    of_epochs, of_steps = ("", "") if args.minutes else (f"/{args.epochs}", f"/{steps}")
     for ep in range(epochs):
         if args.minutes and time.time() - t_train >= budget:
             break
@@ -463,16 +467,13 @@ def main():
                 for group in opt.param_groups:
                     group["lr"] = args.lr * max(scale, 0.01)
             idx = np.sort(perm[i:i + args.bs])
-            if device.type != "cpu":
-                idx = torch.from_numpy(idx).to(device)
-                y = Y[idx]
-            else:
-                y = torch.from_numpy(Y[idx])
-            x = gpu_like_aug(to_tensor(X[idx], device), g, args.rot_deg, args.shadow, args.shift, args.dim,
-                             args.small).contiguous(memory_format=torch.channels_last)
+            rows = torch.from_numpy(idx).to(device)
+            y = Y[rows]
+            x = gpu_like_aug(to_tensor(X[rows] if on_gpu else X[idx], device), g, args.rot_deg, args.shadow,
+                             args.shift, args.dim, args.small).contiguous(memory_format=torch.channels_last)
             teacher_probs, taught_rows, weight = None, None, args.distill_weight
             if teacher is not None:
-                taught_rows = ~Fr[idx] if device.type != "cpu" else torch.from_numpy(~Fr[idx])
+                taught_rows = ~Fr[rows]
                 if args.distill_off > 0:
                     # off-box crops learn the teacher's reading alone: no label fits a box beside its tile
                     off = rand(g, len(idx), like=x) < args.distill_off
@@ -496,8 +497,8 @@ def main():
             tot += loss.item() * len(idx)
             n += len(idx)
             if step % 200 == 0:
-                print(f"  step {step}/{steps} loss {tot / n:.4f} {n / (time.time() - t1):.0f} img/s", flush=True)
-        msg = f"epoch {ep + 1}/{args.epochs} loss {tot / n:.4f} {n / (time.time() - t1):.0f} img/s"
+                print(f"  step {step}{of_steps} loss {tot / n:.4f} {n / (time.time() - t1):.0f} img/s", flush=True)
+        msg = f"epoch {ep + 1}{of_epochs} loss {tot / n:.4f} {n / (time.time() - t1):.0f} img/s"
         for k, (ex, ey) in evs.items():
             acc, _ = evaluate(model, ex, ey, device=device)
             msg += f" | {k} {acc * 100:.2f}%"
