@@ -19,8 +19,10 @@
 //!   thread; `recognize/photo_12mp/reduced`: `read_encoded` (reduced decode, decoded again
 //!   only if a tile is too narrow): what one `riichi-lens batch` worker does per photo, less
 //!   hashing and the state commit.
-//! - `pixels/face_value/every_tile_of_a_frame`: the dark-face rule's measure
-//!   (`picture::face_value`) of one crop of every tile of the first fixture.
+//! - `pixels/crops/two_readings_of_every_tile_of_a_frame`: cutting the crops of every tile of
+//!   the first fixture read along its box and a quarter turn from it (`picture::crops`), as
+//!   the two-way reading does; `pixels/face_value/every_tile_of_a_frame`: the dark-face rule's
+//!   measure (`picture::face_value`) of one crop of every tile of that fixture.
 //!
 //! The 12 MP JPEGs are made at bench time (not committed) into
 //! `target/tmp/bench-12mp-photos/`: three per fixture, each fixture padded top and bottom by
@@ -278,6 +280,14 @@ fn main() {
         let batch = picture::crops(&frames[0], &boxes);
         let mut group = criterion.benchmark_group("pixels");
         group.throughput(Throughput::Elements(boxes.len() as u64));
+        // What `read_along` cuts: each tile read along the hand's up axis and across it.
+        let along_and_across: Vec<_> = boxes
+            .iter()
+            .flat_map(|b| [*b, b.quarter_turned()])
+            .collect();
+        group.bench_function("crops/two_readings_of_every_tile_of_a_frame", |b| {
+            b.iter(|| picture::crops(black_box(&frames[0]), black_box(&along_and_across)))
+        });
         group.bench_function("face_value/every_tile_of_a_frame", |b| {
             b.iter(|| {
                 batch
