@@ -437,8 +437,10 @@ pub fn letterbox(image: &Rgb, long_side: u32) -> Result<Letterbox, VisionError> 
 
 /// A level of the area pyramid: the image averaged over 2^level × 2^level blocks, kept only
 /// over the window the crops sample (a 12 MP photo's tiles cover a small part of it, and
-/// building a whole level costs a pass over every pixel of the photo).
-struct Level {
+/// building a whole level costs a pass over every pixel of the photo). Level 0 is the image
+/// itself, read from its bytes where they lie ([`Level::of_image`]): copying them as floats
+/// first only moved them.
+struct Level<P> {
     /// The whole level's size.
     width: usize,
     height: usize,
@@ -447,7 +449,28 @@ struct Level {
     y0: usize,
     win_w: usize,
     win_h: usize,
-    pixels: Vec<f32>,
+    /// The window's pixels, RGB interleaved, row after row.
+    pixels: P,
+}
+
+/// How a level's pixels are held: the image's bytes, or block means as floats.
+trait Texels {
+    /// The channel values of the pixel at `at` (interleaved RGB).
+    fn pixel(&self, at: usize) -> [f32; 3];
+}
+
+impl Texels for [u8] {
+    fn pixel(&self, at: usize) -> [f32; 3] {
+        let p = &self[at..at + 3];
+        [f32::from(p[0]), f32::from(p[1]), f32::from(p[2])]
+    }
+}
+
+impl Texels for [f32] {
+    fn pixel(&self, at: usize) -> [f32; 3] {
+        let p = &self[at..at + 3];
+        [p[0], p[1], p[2]]
+    }
 }
 
 /// A window of a level, in level pixels: columns `x0..x1` and rows `y0..y1`.
@@ -471,7 +494,23 @@ impl Window {
     }
 }
 
-impl Level {
+impl<'a> Level<&'a [u8]> {
+    /// Level 0: the whole image, its bytes read in place.
+    fn of_image(image: &'a Rgb) -> Level<&'a [u8]> {
+        let (width, height) = (image.width as usize, image.height as usize);
+        Level {
+            width,
+            height,
+            x0: 0,
+            y0: 0,
+            win_w: width,
+            win_h: height,
+            pixels: &image.pixels,
+        }
+    }
+}
+
+impl Level<Vec<f32>> {
     fn size(image: &Rgb, level: u32) -> (usize, usize) {
         (
             (image.width as usize >> level).max(1),
@@ -481,7 +520,7 @@ impl Level {
 
     /// The whole level.
     #[cfg(test)]
-    fn build(image: &Rgb, level: u32) -> Level {
+    fn build(image: &Rgb, level: u32) -> Level<Vec<f32>> {
         let (width, height) = Level::size(image, level);
         Level::build_window(
             image,
@@ -496,7 +535,7 @@ impl Level {
     }
 
     /// The level over `window` (clipped to the level).
-    fn build_window(image: &Rgb, level: u32, window: Window) -> Level {
+    fn build_window(image: &Rgb, level: u32, window: Window) -> Level<Vec<f32>> {
         let k = 1usize << level;
         let (width, height) = Level::size(image, level);
         let (x0, y0) = (window.x0.min(width - 1), window.y0.min(height - 1));
@@ -506,22 +545,6 @@ impl Level {
         );
         let (win_w, win_h) = (x1 - x0, y1 - y0);
         let src_w = image.width as usize;
-        if k == 1 {
-            let mut pixels = Vec::with_capacity(win_w * win_h * 3);
-            for y in y0..y1 {
-                let row = &image.pixels[(y * src_w + x0) * 3..(y * src_w + x1) * 3];
-                pixels.extend(row.iter().map(|&p| f32::from(p)));
-            }
-            return Level {
-                width,
-                height,
-                x0,
-                y0,
-                win_w,
-                win_h,
-                pixels,
-            };
-        }
         // Block sums, accumulated a source row at a time over contiguous slices. A block is
         // clipped to the image, which only happens when the image is narrower or shorter than
         // one block (its level is then 1 pixel wide or high).
@@ -559,7 +582,12 @@ impl Level {
             pixels,
         }
     }
+}
 
+impl<P: std::ops::Deref> Level<P>
+where
+    P::Target: Texels,
+{
     /// Bilinear sample with edge replication (at the level's edges; the window must hold
     /// every pixel sampled).
     fn sample(&self, x: f32, y: f32, out: &mut [f32; 3]) {
@@ -575,33 +603,33 @@ impl Level {
         let wx = |xx: usize| xx.saturating_sub(self.x0).min(self.win_w - 1);
         let wy = |yy: usize| yy.saturating_sub(self.y0).min(self.win_h - 1);
         // The four neighbours' pixels, each looked up once for the three channels.
-        let pixel = |xx: usize, yy: usize| -> [f32; 3] {
-            let at = (wy(yy) * self.win_w + wx(xx)) * 3;
-            [self.pixels[at], self.pixels[at + 1], self.pixels[at + 2]]
-        };
-        let (p00, p10) = (pixel(x0, y0), pixel(x1, y0));
-        let (p01, p11) = (pixel(x0, y1), pixel(x1, y1));
-        for (c, o) in out.iter_mut().enumerate() {
-            let top = p00[c] * (1.0 - fx) + p10[c] * fx;
-            let bottom = p01[c] * (1.0 - fx) + p11[c] * fx;
-            *o = top * (1.0 - fy) + bottom * fy;
-        }
+        let pixel = |xx: usize, yy: usize| self.pixels.pixel((wy(yy) * self.win_w + wx(xx)) * 3);
+        let top = [pixel(x0, y0), pixel(x1, y0)];
+        let bottom = [pixel(x0, y1), pixel(x1, y1)];
+        blend(top, bottom, fx, fy, out);
     }
 
     /// [`Level::sample`] where no clamping can happen: `x`, `y` at least a pixel inside the
     /// window held and the level (see [`CropGeometry::inside`]). The same arithmetic without
-    /// the clamps and lookups, which cost a third of a crop's time.
+    /// the clamps and the per-neighbour lookups.
     fn sample_inside(&self, x: f32, y: f32, out: &mut [f32; 3]) {
         let (x0, y0) = (x as usize, y as usize);
         let (fx, fy) = (x - x0 as f32, y - y0 as f32);
         let at = ((y0 - self.y0) * self.win_w + (x0 - self.x0)) * 3;
         let below = at + self.win_w * 3;
-        let (top, bottom) = (&self.pixels[at..at + 6], &self.pixels[below..below + 6]);
-        for (c, o) in out.iter_mut().enumerate() {
-            let upper = top[c] * (1.0 - fx) + top[3 + c] * fx;
-            let lower = bottom[c] * (1.0 - fx) + bottom[3 + c] * fx;
-            *o = upper * (1.0 - fy) + lower * fy;
-        }
+        let pair = |at: usize| [self.pixels.pixel(at), self.pixels.pixel(at + 3)];
+        blend(pair(at), pair(below), fx, fy, out);
+    }
+}
+
+/// Bilinear interpolation of a pixel's `top` left and right neighbours and its `bottom` ones,
+/// `fx` across and `fy` down.
+#[inline(always)]
+fn blend(top: [[f32; 3]; 2], bottom: [[f32; 3]; 2], fx: f32, fy: f32, out: &mut [f32; 3]) {
+    for (c, o) in out.iter_mut().enumerate() {
+        let upper = top[0][c] * (1.0 - fx) + top[1][c] * fx;
+        let lower = bottom[0][c] * (1.0 - fx) + bottom[1][c] * fx;
+        *o = upper * (1.0 - fy) + lower * fy;
     }
 }
 
@@ -777,15 +805,20 @@ impl CropGeometry {
         )
     }
 
-    /// The level pixels the crop reads (the bilinear neighbours of its sample points, with
-    /// a pixel to spare for rounding).
-    fn window(&self) -> Window {
-        let corners = [
+    /// The sample points of the crop's corner pixels.
+    fn corners(&self) -> [(f32, f32); 4] {
+        [
             self.at(0, 0),
             self.at(CROP_W - 1, 0),
             self.at(0, CROP_H - 1),
             self.at(CROP_W - 1, CROP_H - 1),
-        ];
+        ]
+    }
+
+    /// The level pixels the crop reads (the bilinear neighbours of its sample points, with
+    /// a pixel to spare for rounding).
+    fn window(&self) -> Window {
+        let corners = self.corners();
         let lo = |v: f32| (v.floor() - 1.0).max(0.0) as usize;
         let hi = |v: f32| (v.ceil() + 2.0).max(0.0) as usize;
         let (xs, ys) = (corners.map(|c| c.0), corners.map(|c| c.1));
@@ -803,21 +836,25 @@ impl CropGeometry {
 /// Samples each box upright into a `[n, 3, 64, 48]` float batch (values 0–1).
 pub fn crops(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
     let geometry: Vec<CropGeometry> = boxes.iter().map(CropGeometry::of).collect();
-    // One window per level: the union of what its crops read.
+    // Level 0 is read from the image's bytes; above it, one window per level: the union of
+    // what its crops read.
     let mut windows: Vec<Option<Window>> = vec![None; 9];
-    for g in &geometry {
+    for g in geometry.iter().filter(|g| g.level > 0) {
         let slot = &mut windows[g.level as usize];
         let w = g.window();
         *slot = Some(slot.map_or(w, |u| u.union(w)));
     }
-    let levels: Vec<Option<Level>> = windows
+    let image_level = Level::of_image(image);
+    let levels: Vec<Option<Level<Vec<f32>>>> = windows
         .iter()
         .enumerate()
         .map(|(level, w)| w.map(|w| Level::build_window(image, level as u32, w)))
         .collect();
     let mut out = vec![0f32; boxes.len() * CROP_LEN];
     for (g, crop) in geometry.iter().zip(out.chunks_exact_mut(CROP_LEN)) {
-        if let Some(pyramid) = &levels[g.level as usize] {
+        if g.level == 0 {
+            g.sample_into(&image_level, crop);
+        } else if let Some(pyramid) = &levels[g.level as usize] {
             g.sample_into(pyramid, crop);
         }
     }
@@ -972,8 +1009,8 @@ fn whole_level(value: f32) -> usize {
 }
 
 /// Each whole level's crop value, `level / 255`: looked up rather than divided for every
-/// channel of every crop pixel (the division took a tenth of the sampling time). Evaluated at
-/// compile time with the same IEEE division, so the values are those the division gives.
+/// channel of every crop pixel (a division is slow, and this is the sampler's inner loop).
+/// Evaluated at compile time with the same IEEE division, so the values are those the division gives.
 const CROP_VALUES: [f32; 256] = {
     let mut values = [0f32; 256];
     let mut level = 0;
@@ -986,7 +1023,10 @@ const CROP_VALUES: [f32; 256] = {
 
 impl CropGeometry {
     /// Samples the crop from its pyramid level into `crop` (planar RGB, values 0–1).
-    fn sample_into(&self, pyramid: &Level, crop: &mut [f32]) {
+    fn sample_into<P: std::ops::Deref>(&self, pyramid: &Level<P>, crop: &mut [f32])
+    where
+        P::Target: Texels,
+    {
         if self.inside(pyramid) {
             self.sample_with(crop, |x, y, px| pyramid.sample_inside(x, y, px));
         } else {
@@ -998,18 +1038,12 @@ impl CropGeometry {
     /// its level, so that [`Level::sample_inside`] reads what [`Level::sample`] would. The
     /// points are an affine map of the crop grid, so its corners bound them; the pixel to
     /// spare covers the rounding of the points between.
-    fn inside(&self, pyramid: &Level) -> bool {
-        let corners = [
-            self.at(0, 0),
-            self.at(CROP_W - 1, 0),
-            self.at(0, CROP_H - 1),
-            self.at(CROP_W - 1, CROP_H - 1),
-        ];
+    fn inside<P>(&self, pyramid: &Level<P>) -> bool {
         // The right and bottom neighbours are read too, so the last column and row usable
         // as a point's floor is one short of the last held.
         let last_x = (pyramid.width - 1).min(pyramid.x0 + pyramid.win_w - 1) as f32;
         let last_y = (pyramid.height - 1).min(pyramid.y0 + pyramid.win_h - 1) as f32;
-        corners.iter().all(|&(x, y)| {
+        self.corners().iter().all(|&(x, y)| {
             x.is_finite()
                 && y.is_finite()
                 && x >= pyramid.x0 as f32 + 1.0
@@ -1355,7 +1389,7 @@ mod tests {
         let (w, h) = (37u32, 21u32);
         let pixels: Vec<u8> = (0..w * h * 3).map(|i| (i * 7919 % 251) as u8).collect();
         let rgb = Rgb::new(w, h, pixels).unwrap();
-        for level in 1..=3u32 {
+        for level in 0..=3u32 {
             let k = 1usize << level;
             let built = Level::build(&rgb, level);
             assert_eq!(
@@ -1532,6 +1566,33 @@ mod tests {
             inside += usize::from(g.inside(&level));
         }
         assert!((100..400).contains(&inside), "{inside} of 400 boxes inside");
+    }
+
+    #[test]
+    fn level_zero_read_from_the_image_bytes_is_the_float_copy() {
+        let rgb = patterned(640, 480);
+        let (bytes, floats) = (Level::of_image(&rgb), Level::build(&rgb, 0));
+        assert_eq!(bytes.pixels.len(), floats.pixels.len());
+        let mut inside = 0;
+        for k in 0..300 {
+            let t = k as f32;
+            let b = RotatedBox {
+                cx: (t * 37.3) % 700.0 - 30.0,
+                cy: (t * 23.9) % 520.0 - 20.0,
+                w: 8.0 + (t * 13.7) % 87.0,
+                h: 10.0 + (t * 17.1) % 120.0,
+                phi: t * 0.173,
+            };
+            let g = CropGeometry::of(&b);
+            assert_eq!(g.level, 0, "box {b:?}");
+            let (mut read, mut copied) = (vec![0f32; CROP_LEN], vec![0f32; CROP_LEN]);
+            g.sample_into(&bytes, &mut read);
+            g.sample_into(&floats, &mut copied);
+            assert_eq!(read, copied, "box {b:?}");
+            inside += usize::from(g.inside(&bytes));
+        }
+        // Both samplers are compared: the unclamped one inside, the clamped one over the edges.
+        assert!((100..300).contains(&inside), "{inside} of 300 boxes inside");
     }
 
     #[test]
