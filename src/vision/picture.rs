@@ -1542,21 +1542,28 @@ mod tests {
         }
     }
 
+    /// `n` boxes spread over a 640×480 image and past its edges, turned every way, with widths
+    /// `w.0` to `w.0 + w.1` and heights likewise.
+    fn scattered_boxes(n: usize, w: (f32, f32), h: (f32, f32)) -> impl Iterator<Item = RotatedBox> {
+        (0..n).map(move |k| {
+            let t = k as f32;
+            RotatedBox {
+                cx: (t * 37.3) % 700.0 - 30.0,
+                cy: (t * 23.9) % 520.0 - 20.0,
+                w: w.0 + (t * 13.7) % w.1,
+                h: h.0 + (t * 17.1) % h.1,
+                phi: t * 0.173,
+            }
+        })
+    }
+
     #[test]
     fn the_unclamped_sampling_reads_what_the_clamped_one_does() {
         let rgb = patterned(640, 480);
         let mut inside = 0;
         // Boxes at every level, turned every way, from the middle out over the edges: those
         // wholly inside take the unclamped path, and every crop must match the clamped one.
-        for k in 0..400 {
-            let t = k as f32;
-            let b = RotatedBox {
-                cx: (t * 37.3) % 700.0 - 30.0,
-                cy: (t * 23.9) % 520.0 - 20.0,
-                w: 10.0 + (t * 13.7) % 300.0,
-                h: 14.0 + (t * 17.1) % 380.0,
-                phi: t * 0.173,
-            };
+        for b in scattered_boxes(400, (10.0, 300.0), (14.0, 380.0)) {
             let g = CropGeometry::of(&b);
             let level = Level::build(&rgb, g.level);
             let (mut fast, mut clamped) = (vec![0f32; CROP_LEN], vec![0f32; CROP_LEN]);
@@ -1574,15 +1581,7 @@ mod tests {
         let (bytes, floats) = (Level::of_image(&rgb), Level::build(&rgb, 0));
         assert_eq!(bytes.pixels.len(), floats.pixels.len());
         let mut inside = 0;
-        for k in 0..300 {
-            let t = k as f32;
-            let b = RotatedBox {
-                cx: (t * 37.3) % 700.0 - 30.0,
-                cy: (t * 23.9) % 520.0 - 20.0,
-                w: 8.0 + (t * 13.7) % 87.0,
-                h: 10.0 + (t * 17.1) % 120.0,
-                phi: t * 0.173,
-            };
+        for b in scattered_boxes(300, (8.0, 87.0), (10.0, 120.0)) {
             let g = CropGeometry::of(&b);
             assert_eq!(g.level, 0, "box {b:?}");
             let (mut read, mut copied) = (vec![0f32; CROP_LEN], vec![0f32; CROP_LEN]);
