@@ -11,7 +11,11 @@
 //!   They are also written as PNG to `target/tmp/bench-far-frames/` for the peer's run.
 //! - `recognize/frame_720p_incomplete/1_thread`: the same on the fixtures with their winning
 //!   tile painted over in the table's colour, so no hand is complete and the faint boxes are
-//!   tried one by one (`Recognizer::complete_hand`); the worst case of a live view.
+//!   tried one by one (`Recognizer::complete_hand`), and the second detector reads each
+//!   again; the worst case of a photo.
+//! - `recognize/frame_720p_incomplete_live/1_thread`: those frames as a live view reads them
+//!   (`Recognizer::read_frame`), each 16 times in a row as from a still camera: the second
+//!   detector is asked about the first reading and its declining remembered for the other 15.
 //! - `recognize/decode_12mp`: decoding one 4000×3000 JPEG in full (`Rgb::decode`, EXIF
 //!   applied), and `recognize/decode_12mp_reduced`: at the reduced size `riichi-lens batch`
 //!   decodes it (`decode_for_reading`: half size here).
@@ -46,7 +50,9 @@ mod thread_cpu;
 
 use criterion::{Criterion, Throughput};
 use riichi_lens::vision::picture::{self, Rgb};
-use riichi_lens::vision::{decode_for_reading, runtime, Recognizer};
+use riichi_lens::vision::{
+    decode_for_reading, runtime, LiveMemo, Recognizer, SECOND_OPINION_REMEMBERED,
+};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -135,6 +141,10 @@ fn write_far_frames(frames: &[Rgb]) {
 
 /// Photos made from each fixture.
 const PHOTOS_PER_FIXTURE: usize = 3;
+
+/// Readings of one still frame in a row in the live-view benches: the second detector asked
+/// once, then its declining remembered as long as a live view remembers it.
+const STILL: usize = SECOND_OPINION_REMEMBERED + 1;
 
 /// Makes the 12 MP JPEGs that are missing (`per_fixture` from each of the first `count`
 /// fixtures) and returns their paths.
@@ -241,6 +251,18 @@ fn main() {
                 black_box(one.read_photo(&incomplete_frames[next]).expect("read"))
             })
         });
+        // A still camera over a hand being laid out: each frame is read as a live view reads
+        // it, `STILL` times in a row, so the second detector is asked about it once and its
+        // declining remembered for the rest (`Recognizer::read_frame`).
+        let mut memo = LiveMemo::default();
+        let mut read = 0usize;
+        group.bench_function("frame_720p_incomplete_live/1_thread", |b| {
+            b.iter(|| {
+                let frame = &incomplete_frames[(read / STILL) % incomplete_frames.len()];
+                read += 1;
+                black_box(one.read_frame(frame, &mut memo).expect("read"))
+            })
+        });
         group.sample_size(10);
         group.bench_function("decode_12mp", |b| {
             b.iter(|| {
@@ -327,6 +349,23 @@ fn main() {
             );
         }
     }
+    let mut times = Vec::new();
+    let mut memo = LiveMemo::default();
+    for frame in &incomplete_frames {
+        for _ in 0..STILL {
+            let start = Instant::now();
+            black_box(one.read_frame(frame, &mut memo).expect("read"));
+            times.push(start.elapsed());
+        }
+    }
+    let mean = times.iter().sum::<Duration>().as_secs_f64() * 1e3 / times.len() as f64;
+    report(
+        &format!(
+            "per-frame 720p incomplete hand, live view, each frame {STILL} times (1 thread; mean {mean:.2} ms)"
+        ),
+        times,
+        benchmarking,
+    );
     let passes = if benchmarking { 2 } else { 1 };
     let (mut decode, mut whole) = (Vec::new(), Vec::new());
     let (mut reduced, mut read, mut cpu) = (Vec::new(), Vec::new(), Vec::new());

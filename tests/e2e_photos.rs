@@ -12,7 +12,9 @@ use photo_fixtures::{
     run_on, score, score_differences, Fixture, Outcome,
 };
 use riichi_lens::vision::picture::Rgb;
-use riichi_lens::vision::{Recognizer, Settings};
+use riichi_lens::vision::{
+    LiveMemo, PhotoReading, Recognizer, SecondOpinion, Settings, SECOND_OPINION_REMEMBERED,
+};
 
 /// The recipe in `datasets/fixture_hands.py` has 20 scenes.
 const FIXTURES: usize = 20;
@@ -1167,6 +1169,80 @@ fn a_hand_the_first_detector_leaves_incomplete_is_read_with_the_second() {
     }
     // With the default settings, the second opinion on.
     assert_regressions_read_exactly(&prefixes);
+}
+
+/// A live view of a hand being laid out (each fixture with its winning tile painted over, so
+/// neither detector can complete it): the second detector is asked about the first frame, and
+/// declines; the same frame read again is not asked about for `SECOND_OPINION_REMEMBERED`
+/// frames, each read as the first was; then it is asked again. Every first frame reads as the
+/// photo does, and a memo carried over from another hand remembers nothing of this one.
+#[test]
+fn a_live_view_does_not_ask_the_second_detector_again_about_a_hand_it_declined() {
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    let json = |r: &PhotoReading| serde_json::to_value(r).expect("a reading serializes");
+    let mut memo = LiveMemo::default();
+    let mut declined = 0;
+    for fixture in load_all() {
+        let frame = photo_fixtures::incomplete_frame(&fixture);
+        let photo = recognizer.read_photo(&frame).expect("read");
+        let (first, opinion) = recognizer.read_frame(&frame, &mut memo).expect("read");
+        assert_eq!(
+            json(&first),
+            json(&photo),
+            "{}: frame and photo",
+            fixture.name
+        );
+        assert_ne!(opinion, SecondOpinion::Remembered, "{}", fixture.name);
+        if opinion != SecondOpinion::Declined || declined == 2 {
+            continue;
+        }
+        declined += 1;
+        for _ in 0..SECOND_OPINION_REMEMBERED {
+            let (again, opinion) = recognizer.read_frame(&frame, &mut memo).expect("read");
+            assert_eq!(opinion, SecondOpinion::Remembered, "{}", fixture.name);
+            assert_eq!(json(&again), json(&first), "{}: read again", fixture.name);
+        }
+        let (_, opinion) = recognizer.read_frame(&frame, &mut memo).expect("read");
+        assert_eq!(
+            opinion,
+            SecondOpinion::Declined,
+            "{}: asked again",
+            fixture.name
+        );
+    }
+    assert_eq!(declined, 2, "incomplete hands the second detector declined");
+}
+
+/// A live view remembers only what the second detector declined: a hand it completes (seed
+/// 88's 19, whose red 5s the first detector misses) is asked about on every frame and read as
+/// the photo is, and a complete hand with a yaku is never asked about.
+#[test]
+fn a_live_view_asks_the_second_detector_on_every_frame_it_completes() {
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    let json = |r: &PhotoReading| serde_json::to_value(r).expect("a reading serializes");
+    let fixture = &regressions(&["seed88-19-"])[0];
+    let frame = Rgb::open(&fixture.image).expect("fixture image");
+    let photo = recognizer.read_photo(&frame).expect("read");
+    let mut memo = LiveMemo::default();
+    for _ in 0..2 {
+        let (reading, opinion) = recognizer.read_frame(&frame, &mut memo).expect("read");
+        assert_eq!(opinion, SecondOpinion::Taken);
+        assert_eq!(json(&reading), json(&photo));
+    }
+    let complete = &load_all()[0];
+    let frame = Rgb::open(&complete.image).expect("fixture image");
+    let (reading, opinion) = recognizer.read_frame(&frame, &mut memo).expect("read");
+    assert!(
+        reading
+            .hand
+            .as_ref()
+            .is_some_and(|h| h.complete && h.has_a_yaku()),
+        "{} reads complete with a yaku",
+        complete.name
+    );
+    assert_eq!(opinion, SecondOpinion::NotAsked, "{}", complete.name);
 }
 
 /// The regression fixtures of `prefixes` read with the second opinion turned off, with their

@@ -7,7 +7,7 @@
 //! memory stays flat. Neither thread ever waits for the consumer of the results.
 
 use super::{CaptureError, Frame, OpenOptions, SourceSpec};
-use crate::vision::{PhotoReading, Recognizer, VisionError};
+use crate::vision::{LiveMemo, PhotoReading, Recognizer, VisionError};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -222,11 +222,22 @@ impl Worker {
                     }
                 };
                 sink(WorkerEvent::Ready);
+                // The frames of one camera or video, whose second opinions are remembered
+                // (`Recognizer::read_frame`); a still and another source start afresh.
+                let mut live: Option<(u64, LiveMemo)> = None;
                 while let Some((frame, tag)) = frames.take() {
                     let start = Instant::now();
-                    let reading = recognizer
-                        .read_photo(&frame.image)
-                        .map_err(|e| e.to_string());
+                    let reading = if frame.name.is_some() {
+                        live = None;
+                        recognizer.read_photo(&frame.image)
+                    } else {
+                        if live.as_ref().is_some_and(|(t, _)| *t != tag) {
+                            live = None;
+                        }
+                        let (_, memo) = live.get_or_insert_with(|| (tag, LiveMemo::default()));
+                        recognizer.read_frame(&frame.image, memo).map(|(r, _)| r)
+                    }
+                    .map_err(|e| e.to_string());
                     sink(WorkerEvent::Recognized(Box::new(Recognized {
                         frame,
                         tag,

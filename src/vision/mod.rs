@@ -563,6 +563,71 @@ pub const SECOND_DETECTOR: &str = "tile_detector_second.onnx";
 /// table with a few tiles on it is then read once.
 const SECOND_OPINION_TILES: usize = 10;
 
+/// The most frames in a row a live view reads without asking the second detector again about
+/// a first reading it declined to improve (see [`Recognizer::read_frame`]): under a second of
+/// a live view here, so a hand that the second detector would now complete (the
+/// light changed, the camera settled) waits for it no longer than that.
+pub const SECOND_OPINION_REMEMBERED: usize = 15;
+
+/// A first reading's rank: a complete hand beats an incomplete one, and one with a yaku one
+/// without.
+fn rank(reading: &PhotoReading) -> u8 {
+    match &reading.hand {
+        Some(h) if h.complete => 1 + u8::from(h.has_a_yaku()),
+        _ => 0,
+    }
+}
+
+/// What became of the second detector's opinion on one frame (see [`Recognizer::read_frame`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SecondOpinion {
+    /// Not asked: the first reading is complete with a yaku, holds too few tiles, or the
+    /// second detector is off or missing.
+    NotAsked,
+    /// Asked, and its reading kept.
+    Taken,
+    /// Asked, and the first reading kept.
+    Declined,
+    /// Not asked: it declined the same first reading on an earlier frame.
+    Remembered,
+}
+
+/// What a live view remembers from frame to frame: the first reading the second detector last
+/// declined to improve, and for how many frames since it has not been asked.
+#[derive(Clone, Debug, Default)]
+pub struct LiveMemo {
+    declined: Option<Vec<(Face, bool)>>,
+    skipped: usize,
+}
+
+impl LiveMemo {
+    /// What two first readings must share to count as the same: their faces and which lie
+    /// sideways, in any order (boxes move by a pixel from frame to frame).
+    fn key(reading: &PhotoReading) -> Vec<(Face, bool)> {
+        let mut key: Vec<(Face, bool)> =
+            reading.tiles.iter().map(|d| (d.tile, d.sideways)).collect();
+        key.sort_unstable();
+        key
+    }
+
+    /// Whether `key` is the declined reading, not yet skipped [`SECOND_OPINION_REMEMBERED`]
+    /// times; counts this skip.
+    fn remembers(&mut self, key: &[(Face, bool)]) -> bool {
+        let remembered =
+            self.declined.as_deref() == Some(key) && self.skipped < SECOND_OPINION_REMEMBERED;
+        if remembered {
+            self.skipped += 1;
+        }
+        remembered
+    }
+
+    /// Remembers `key` as declined, not yet skipped.
+    fn decline(&mut self, key: Vec<(Face, bool)>) {
+        self.declined = Some(key);
+        self.skipped = 0;
+    }
+}
+
 /// The loaded models.
 pub struct Recognizer {
     detector: ort::session::Session,
@@ -1703,15 +1768,43 @@ impl Recognizer {
     /// one's boxes, and it reads fewer held-out hands exactly on its own (model card, "A second
     /// opinion").
     pub fn read_photo(&mut self, image: &Rgb) -> Result<PhotoReading, VisionError> {
+        Ok(self.read_frame(image, &mut LiveMemo::default())?.0)
+    }
+
+    /// Reads one frame of a live view as [`Recognizer::read_photo`] reads a photo, except that
+    /// the second detector is not asked again about a frame whose first reading (its faces
+    /// and which lie sideways) is the one it last declined to improve, for up to
+    /// [`SECOND_OPINION_REMEMBERED`] frames in a row. A live view of a hand being laid out
+    /// shows it incomplete frame after frame, and asking the second detector about each of
+    /// those frames more than doubles its time (README, "Throughput and recognition speed").
+    /// `memo` carries that from frame to frame; a new one for each source.
+    pub fn read_frame(
+        &mut self,
+        image: &Rgb,
+        memo: &mut LiveMemo,
+    ) -> Result<(PhotoReading, SecondOpinion), VisionError> {
         let size = (image.width, image.height);
         let read = |r: &mut Recognizer| {
             let found = r.detect(image)?;
             Ok(r.read_found(image, 1.0, size, found)?.0)
         };
-        let reading = read(self)?;
-        Ok(match self.second_opinion(&reading, read, |r| r)? {
-            Some(second) => second,
-            None => reading,
+        let first = read(self)?;
+        if !self.asks_second_opinion(&first) {
+            return Ok((first, SecondOpinion::NotAsked));
+        }
+        let key = LiveMemo::key(&first);
+        if memo.remembers(&key) {
+            return Ok((first, SecondOpinion::Remembered));
+        }
+        Ok(match self.second_opinion(&first, read, |r| r)? {
+            Some(second) => {
+                memo.declined = None;
+                (second, SecondOpinion::Taken)
+            }
+            None => {
+                memo.decline(key);
+                (first, SecondOpinion::Declined)
+            }
         })
     }
 
@@ -1725,18 +1818,10 @@ impl Recognizer {
         read: impl FnOnce(&mut Recognizer) -> Result<T, VisionError>,
         reading_of: impl Fn(&T) -> &PhotoReading,
     ) -> Result<Option<T>, VisionError> {
-        // A complete hand beats an incomplete one, and one with a yaku one without.
-        let rank = |r: &PhotoReading| match &r.hand {
-            Some(h) if h.complete => 1 + u8::from(h.has_a_yaku()),
-            _ => 0,
-        };
-        if !self.settings.second_opinion || first.tiles.len() < SECOND_OPINION_TILES {
+        if !self.asks_second_opinion(first) {
             return Ok(None);
         }
         let first_rank = rank(first);
-        if first_rank == 2 {
-            return Ok(None);
-        }
         let Some(mut other) = self.second_detector.take() else {
             return Ok(None);
         };
@@ -1746,6 +1831,15 @@ impl Recognizer {
         self.second_detector = Some(other);
         let second = second?;
         Ok((rank(reading_of(&second)) > first_rank).then_some(second))
+    }
+
+    /// Whether the second detector is asked about `first`: it is on and loaded, and `first`
+    /// holds enough tiles but no complete hand with a yaku.
+    fn asks_second_opinion(&self, first: &PhotoReading) -> bool {
+        self.settings.second_opinion
+            && self.second_detector.is_some()
+            && first.tiles.len() >= SECOND_OPINION_TILES
+            && rank(first) < 2
     }
 
     /// Decodes and reads an encoded photo, decoding a large JPEG at a reduced size where its
