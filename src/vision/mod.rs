@@ -592,12 +592,16 @@ pub enum SecondOpinion {
     Remembered,
 }
 
-/// What a live view remembers from frame to frame: the first reading the second detector last
-/// declined to improve, and for how many frames since it has not been asked.
+/// The most first readings a live view remembers as declined at once (see [`LiveMemo`]): a
+/// camera's noise can make a borderline box come and go from frame to frame, so one still hand
+/// may read two or three ways in turn.
+const DECLINED_READINGS: usize = 4;
+
+/// What a live view remembers from frame to frame: the first readings the second detector
+/// declined to improve, the latest first, each with the frames since it was last asked.
 #[derive(Clone, Debug, Default)]
 pub struct LiveMemo {
-    declined: Option<Vec<(Face, bool)>>,
-    skipped: usize,
+    declined: Vec<(Vec<(Face, bool)>, usize)>,
 }
 
 impl LiveMemo {
@@ -610,21 +614,29 @@ impl LiveMemo {
         key
     }
 
-    /// Whether `key` is the declined reading, not yet skipped [`SECOND_OPINION_REMEMBERED`]
+    /// Whether `key` is a declined reading, not yet skipped [`SECOND_OPINION_REMEMBERED`]
     /// times; counts this skip.
     fn remembers(&mut self, key: &[(Face, bool)]) -> bool {
-        let remembered =
-            self.declined.as_deref() == Some(key) && self.skipped < SECOND_OPINION_REMEMBERED;
-        if remembered {
-            self.skipped += 1;
+        match self.declined.iter_mut().find(|(k, _)| k == key) {
+            Some((_, skipped)) if *skipped < SECOND_OPINION_REMEMBERED => {
+                *skipped += 1;
+                true
+            }
+            _ => false,
         }
-        remembered
     }
 
-    /// Remembers `key` as declined, not yet skipped.
+    /// Remembers `key` as declined, not yet skipped, forgetting the oldest beyond
+    /// [`DECLINED_READINGS`].
     fn decline(&mut self, key: Vec<(Face, bool)>) {
-        self.declined = Some(key);
-        self.skipped = 0;
+        self.forget(&key);
+        self.declined.insert(0, (key, 0));
+        self.declined.truncate(DECLINED_READINGS);
+    }
+
+    /// Forgets `key`, whose reading the second detector completed.
+    fn forget(&mut self, key: &[(Face, bool)]) {
+        self.declined.retain(|(k, _)| k != key);
     }
 }
 
@@ -1773,8 +1785,8 @@ impl Recognizer {
 
     /// Reads one frame of a live view as [`Recognizer::read_photo`] reads a photo, except that
     /// the second detector is not asked again about a frame whose first reading (its faces
-    /// and which lie sideways) is the one it last declined to improve, for up to
-    /// [`SECOND_OPINION_REMEMBERED`] frames in a row. A live view of a hand being laid out
+    /// and which lie sideways) is one of the last few it declined to improve, for up to
+    /// [`SECOND_OPINION_REMEMBERED`] frames of that reading. A live view of a hand being laid out
     /// shows it incomplete frame after frame, and asking the second detector about each of
     /// those frames more than doubles its time (README, "Throughput and recognition speed").
     /// `memo` carries that from frame to frame; a new one for each source.
@@ -1798,7 +1810,7 @@ impl Recognizer {
         }
         Ok(match self.second_opinion(&first, read, |r| r)? {
             Some(second) => {
-                memo.declined = None;
+                memo.forget(&key);
                 (second, SecondOpinion::Taken)
             }
             None => {
