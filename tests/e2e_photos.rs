@@ -1181,7 +1181,6 @@ fn a_hand_the_first_detector_leaves_incomplete_is_read_with_the_second() {
 fn a_live_view_does_not_ask_the_second_detector_again_about_a_hand_it_declined() {
     let mut recognizer =
         Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
-    let json = |r: &PhotoReading| serde_json::to_value(r).expect("a reading serializes");
     let mut memo = LiveMemo::default();
     let mut declined = Vec::new();
     for fixture in load_all() {
@@ -1226,7 +1225,6 @@ fn a_live_view_does_not_ask_the_second_detector_again_about_a_hand_it_declined()
 fn a_live_view_asks_the_second_detector_on_every_frame_it_completes() {
     let mut recognizer =
         Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
-    let json = |r: &PhotoReading| serde_json::to_value(r).expect("a reading serializes");
     let fixture = &regressions(&["seed88-19-"])[0];
     let frame = Rgb::open(&fixture.image).expect("fixture image");
     let photo = recognizer.read_photo(&frame).expect("read");
@@ -1248,6 +1246,11 @@ fn a_live_view_asks_the_second_detector_on_every_frame_it_completes() {
         complete.name
     );
     assert_eq!(opinion, SecondOpinion::NotAsked, "{}", complete.name);
+}
+
+/// A reading as JSON, to compare two readings whole.
+fn json(reading: &PhotoReading) -> serde_json::Value {
+    serde_json::to_value(reading).expect("a reading serializes")
 }
 
 /// The regression fixtures of `prefixes` read with the second opinion turned off, with their

@@ -1801,14 +1801,14 @@ impl Recognizer {
             Ok(r.read_found(image, 1.0, size, found)?.0)
         };
         let first = read(self)?;
-        if !self.asks_second_opinion(&first) {
+        let Some(first_rank) = self.asked_rank(&first) else {
             return Ok((first, SecondOpinion::NotAsked));
-        }
+        };
         let key = LiveMemo::key(&first);
         if memo.remembers(&key) {
             return Ok((first, SecondOpinion::Remembered));
         }
-        Ok(match self.second_opinion(&first, read, |r| r)? {
+        Ok(match self.ask_second_detector(first_rank, read, |r| r)? {
             Some(second) => {
                 memo.forget(&key);
                 (second, SecondOpinion::Taken)
@@ -1830,10 +1830,32 @@ impl Recognizer {
         read: impl FnOnce(&mut Recognizer) -> Result<T, VisionError>,
         reading_of: impl Fn(&T) -> &PhotoReading,
     ) -> Result<Option<T>, VisionError> {
-        if !self.asks_second_opinion(first) {
-            return Ok(None);
+        match self.asked_rank(first) {
+            Some(first_rank) => self.ask_second_detector(first_rank, read, reading_of),
+            None => Ok(None),
         }
-        let first_rank = rank(first);
+    }
+
+    /// The rank (see [`rank`]) of `first` when the second detector is asked about it: it is on
+    /// and loaded, and `first` holds enough tiles but no complete hand with a yaku.
+    fn asked_rank(&self, first: &PhotoReading) -> Option<u8> {
+        if !self.settings.second_opinion
+            || self.second_detector.is_none()
+            || first.tiles.len() < SECOND_OPINION_TILES
+        {
+            return None;
+        }
+        Some(rank(first)).filter(|&r| r < 2)
+    }
+
+    /// Reads with the second detector in place of the first (`read`) and returns that reading
+    /// when its rank beats `first_rank`.
+    fn ask_second_detector<T>(
+        &mut self,
+        first_rank: u8,
+        read: impl FnOnce(&mut Recognizer) -> Result<T, VisionError>,
+        reading_of: impl Fn(&T) -> &PhotoReading,
+    ) -> Result<Option<T>, VisionError> {
         let Some(mut other) = self.second_detector.take() else {
             return Ok(None);
         };
@@ -1843,15 +1865,6 @@ impl Recognizer {
         self.second_detector = Some(other);
         let second = second?;
         Ok((rank(reading_of(&second)) > first_rank).then_some(second))
-    }
-
-    /// Whether the second detector is asked about `first`: it is on and loaded, and `first`
-    /// holds enough tiles but no complete hand with a yaku.
-    fn asks_second_opinion(&self, first: &PhotoReading) -> bool {
-        self.settings.second_opinion
-            && self.second_detector.is_some()
-            && first.tiles.len() >= SECOND_OPINION_TILES
-            && rank(first) < 2
     }
 
     /// Decodes and reads an encoded photo, decoding a large JPEG at a reduced size where its
