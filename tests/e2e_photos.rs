@@ -724,6 +724,16 @@ fn an_added_kan_on_a_copy_the_layout_did_not_call_is_found() {
     assert_regressions_read_exactly(&["seed22-07-", "seed32-06-"]);
 }
 
+/// An added kan of 1s in a steep shot, in other art (other art seed 48's 19): its stacked pair,
+/// with no box of its own, lay a third of a radian from where the pon's upright tiles put it,
+/// and cut at that angle its crops read under the bar (0.58, and a green dragon), so the hand
+/// was scored as a pon without a word. The measured places turned to the called tile's own box
+/// (`turned_to_called`) are read last; there the pair reads as 1s. Now exactly.
+#[test]
+fn an_added_kan_is_read_turned_to_its_called_tile() {
+    assert_regressions_read_exactly(&["alt48-19-"]);
+}
+
 /// Hands read one tile too many: a box over no tile, which the classifier reads as one, in the
 /// hand row (seed 14's 07: a 4p beside an added kan; 35's 11: an 8p in the gap before the
 /// winning tile, scored 0.35 by the detector; 24's 04: a back at 0.37 between the winning tile
