@@ -2889,7 +2889,7 @@ struct AddedKanPlace {
 /// first on the tile the layout calls, then on each other copy that reads as the pon's kind,
 /// since which copy of a tile that looks alike a quarter turned (1p, 4p, 9p) lies sideways is
 /// what the layout is least sure of, and the stacked pair says it (seed 22's 07: a pon of 9p
-/// called on its last copy while the pair lay on the middle one). Two sets: the places as
+/// called on its last copy while the pair lay on the middle one). Three sets: the places as
 /// measured, then the same a sixth closer ([`TIGHT_SIDE`]), then the measured places turned to
 /// the called tile's own box (see [`turned_to_called`]).
 fn added_kan_places(reading: &PhotoReading, up: f32) -> [Vec<AddedKanPlace>; 3] {
@@ -4438,6 +4438,54 @@ mod tests {
         let (as_is, turned) = (laid(unsorted.clone()), laid(turn(&unsorted)));
         assert!(as_is.complete_as_read() && turned.complete_as_read());
         assert!(!reads_better_turned(&as_is, &turned) && !reads_better_turned(&turned, &as_is));
+    }
+
+    #[test]
+    fn an_added_kans_places_are_read_last_turned_to_the_called_tile() {
+        let up = -std::f32::consts::FRAC_PI_2;
+        let mut pon = PhotoReading::lay_out(640, 480, hand_with_melds("9p", "9p", false));
+        let measured = added_kan_places(&pon, up)[0].clone();
+        // The called tile's box lies along the places: nothing more to read.
+        assert!(measured.iter().all(|p| turned_to_called(&pon, p).is_none()));
+        // Its box turned a third of a radian (its sides named either way round): the places
+        // are read once more at its angle, where they lie, as surely as the measured ones.
+        let called = measured[0].called;
+        for phi in [
+            0.3,
+            0.3 + std::f32::consts::FRAC_PI_2,
+            0.3 - std::f32::consts::PI,
+        ] {
+            pon.tiles[called].rotated.phi = measured[0].pair[0].phi + phi;
+            let turned = turned_to_called(&pon, &measured[0]).expect("turned");
+            for (t, m) in turned.pair.iter().zip(&measured[0].pair) {
+                assert!(
+                    (t.phi - m.phi - 0.3).abs() < 1e-4,
+                    "{phi}: {}",
+                    t.phi - m.phi
+                );
+                assert_eq!((t.cx, t.cy, t.w, t.h), (m.cx, m.cy, m.w, m.h));
+            }
+            assert_eq!(turned.sure, ADDED_CONFIDENCE);
+            assert_eq!((turned.called, turned.kind), (called, measured[0].kind));
+            // Last, after the measured and the closer places: the measured ones (as the turned
+            // box measures them, on each copy) turned to their called tile's box.
+            let [measured_now, _, last] = added_kan_places(&pon, up);
+            assert!(last.iter().any(|t| t.called == called));
+            let quarter_off = |a: f32, b: f32| {
+                use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
+                ((a - b + FRAC_PI_4).rem_euclid(FRAC_PI_2) - FRAC_PI_4).abs()
+            };
+            for t in &last {
+                let box_phi = pon.tiles[t.called].rotated.phi;
+                assert!(quarter_off(t.pair[0].phi, box_phi) < 1e-4);
+                assert!(measured_now.iter().any(|m| m.called == t.called
+                    && m.pair.map(|b| (b.cx, b.cy)) == t.pair.map(|b| (b.cx, b.cy))
+                    && quarter_off(m.pair[0].phi, box_phi) > CALLED_TURN_MIN));
+            }
+        }
+        // Within CALLED_TURN_MIN the crops would be the ones already read.
+        pon.tiles[called].rotated.phi = measured[0].pair[0].phi + 0.04;
+        assert!(turned_to_called(&pon, &measured[0]).is_none());
     }
 
     #[test]
