@@ -130,6 +130,13 @@ pub(crate) fn axis_difference(a: f32, b: f32) -> f32 {
     d.min(std::f32::consts::PI - d)
 }
 
+/// The turn from `b` to the nearest of `a`'s axes, a box's sides taken either way round (mod
+/// π/2), in -π/4..π/4.
+pub(crate) fn quarter_turn_difference(a: f32, b: f32) -> f32 {
+    use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
+    (a - b + FRAC_PI_4).rem_euclid(FRAC_PI_2) - FRAC_PI_4
+}
+
 pub(crate) fn median(mut values: Vec<f32>) -> f32 {
     if values.is_empty() {
         return 0.0;

@@ -2918,10 +2918,8 @@ fn added_kan_places(reading: &PhotoReading, up: f32) -> [Vec<AddedKanPlace>; 3] 
 /// is often squarer than the tile); as a last try after both measured sets it read that one
 /// right and changed no other of the 4,200 held-out fixtures.
 fn turned_to_called(reading: &PhotoReading, place: &AddedKanPlace) -> Option<AddedKanPlace> {
-    use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
     let called = reading.tiles[place.called].rotated.phi;
-    // The box's sides may come either way round: the turn within an eighth of a turn.
-    let turn = (called - place.pair[0].phi + FRAC_PI_4).rem_euclid(FRAC_PI_2) - FRAC_PI_4;
+    let turn = layout::quarter_turn_difference(called, place.pair[0].phi);
     (turn.abs() > CALLED_TURN_MIN).then(|| AddedKanPlace {
         pair: place.pair.map(|b| RotatedBox {
             phi: b.phi + turn,
@@ -3028,10 +3026,7 @@ fn stack_places(
     let (a, b) = (reading.tiles[a].rotated, reading.tiles[b].rotated);
     // The uprights' own axis: each box's axes (a box's sides may come either way round)
     // brought within an eighth of a turn of the hand's.
-    let near_up = |phi: f32| {
-        use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
-        up + (phi - up + FRAC_PI_4).rem_euclid(FRAC_PI_2) - FRAC_PI_4
-    };
+    let near_up = |phi: f32| up + layout::quarter_turn_difference(phi, up);
     let axis = (near_up(a.phi) + near_up(b.phi)) / 2.0;
     let (ea, eb) = (extents(&a, axis), extents(&b, axis));
     let (height, width) = ((ea.0 + eb.0) / 2.0, (ea.1 + eb.1) / 2.0);
@@ -4471,10 +4466,7 @@ mod tests {
             // box measures them, on each copy) turned to their called tile's box.
             let [measured_now, _, last] = added_kan_places(&pon, up);
             assert!(last.iter().any(|t| t.called == called));
-            let quarter_off = |a: f32, b: f32| {
-                use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
-                ((a - b + FRAC_PI_4).rem_euclid(FRAC_PI_2) - FRAC_PI_4).abs()
-            };
+            let quarter_off = |a: f32, b: f32| layout::quarter_turn_difference(a, b).abs();
             for t in &last {
                 let box_phi = pon.tiles[t.called].rotated.phi;
                 assert!(quarter_off(t.pair[0].phi, box_phi) < 1e-4);
