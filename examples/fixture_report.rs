@@ -3,8 +3,11 @@
 //! how often the hand-aware decoding turned a wrong top-1 reading into the right hand (and the
 //! other way round).
 //!
-//!     cargo run --release --example fixture_report [DIR]
+//!     cargo run --release --example fixture_report [DIR] [--threads N]
 //!
+//! `--threads` gives each model N ONNX Runtime threads (1 by default), and cuts the crops on
+//! rayon's threads when N > 1, as `riichi-lens recognize` does; the readings do not depend
+//! on it.
 //! DIR defaults to `datasets/fixtures/`; any directory rendered by `datasets/make_fixtures.py
 //! --out DIR --seed N` works, which gives held-out scenes the models were never chosen on.
 
@@ -23,9 +26,17 @@ fn main() -> anyhow::Result<()> {
         let hex: String = hash.iter().take(8).map(|b| format!("{b:02x}")).collect();
         println!("model {name}: sha256 {hex}…, {} bytes", bytes.len());
     }
-    let mut recognizer = Recognizer::load(&models, 1)?;
-    let dir = std::env::args_os()
-        .nth(1)
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let mut threads = 1;
+    if let Some(at) = args.iter().position(|a| a == "--threads") {
+        let n = args.get(at + 1).and_then(|n| n.to_str()?.parse().ok());
+        threads = n.ok_or_else(|| anyhow::anyhow!("--threads needs a whole number"))?;
+        args.drain(at..at + 2);
+    }
+    let mut recognizer = Recognizer::load(&models, threads)?;
+    let dir = args
+        .into_iter()
+        .next()
         .map(std::path::PathBuf::from)
         .unwrap_or_else(fixtures_dir);
     let fixtures = load_dir(&dir);

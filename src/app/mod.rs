@@ -34,7 +34,7 @@ pub mod tiles;
 
 use crate::capture::pipeline::Recognized;
 use crate::capture::SourceSpec;
-use crate::vision::{Recognizer, VisionError};
+use crate::vision::{default_threads, Recognizer, VisionError};
 use conditions::Conditions;
 pub use eframe::egui;
 use hand_editor::{EditableHand, HandEditor};
@@ -84,12 +84,12 @@ pub struct RiichiApp {
     window_seen: Option<([u32; 2], std::time::Instant)>,
 }
 
-/// Loads the recognizer with one intra-op thread per model: on the 2-core reference machine
-/// (benches/app_fps.rs, version-2 models) a 720p frame from a video took 27–29 ms with one
-/// thread and 49–52 ms with two, which compete with the capture thread and the UI for the
-/// same cores.
+/// Loads the recognizer with [`default_threads`] per model. Two threads once lost to one here
+/// (49–52 against 27–29 ms a 720p frame, benches/app_fps.rs, 2026-11-23) only because ONNX
+/// Runtime's pool threads spun after each run and took the core the next run needed; without
+/// spinning two read the same frames in about five sixths of one's time (2026-11-29).
 pub fn load_recognizer() -> Result<Recognizer, VisionError> {
-    Recognizer::load(&crate::vision::runtime::models_dir()?, 1)
+    Recognizer::load(&crate::vision::runtime::models_dir()?, default_threads())
 }
 
 impl RiichiApp {

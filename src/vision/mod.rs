@@ -640,12 +640,23 @@ impl LiveMemo {
     }
 }
 
+/// Threads per model for reading one photo at a time: the machine's cores, at most two. On
+/// the 2-core reference machine two threads read a 720p frame in about four fifths of one's
+/// time (README, "Throughput and recognition speed"); more were never measured. Reading
+/// many photos (`riichi-lens batch`) gives each worker one thread instead.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+}
+
 /// The loaded models.
 pub struct Recognizer {
     detector: ort::session::Session,
     /// See [`SECOND_DETECTOR`].
     second_detector: Option<ort::session::Session>,
     classifier: ort::session::Session,
+    /// Whether crops are cut on rayon's threads too: when the models were given more than
+    /// one thread, the frame is meant to use them all.
+    parallel_crops: bool,
     pub settings: Settings,
 }
 
@@ -666,6 +677,11 @@ impl Recognizer {
                 .map_err(|e| VisionError::Runtime(e.to_string()))?
                 .with_inter_threads(1)
                 .map_err(|e| VisionError::Runtime(e.to_string()))?
+                // A spinning pool thread keeps its core busy for a while after each run, so
+                // the next model's run (detector, then classifier batches) found its other
+                // core taken: with spinning, 2 threads a model read a frame slower than 1.
+                .with_intra_op_spinning(false)
+                .map_err(|e| VisionError::Runtime(e.to_string()))?
                 .commit_from_file(&path)?)
         };
         let second_detector = if models_dir.join(SECOND_DETECTOR).is_file() {
@@ -677,13 +693,14 @@ impl Recognizer {
             detector: open("tile_detector.onnx")?,
             second_detector,
             classifier: open("tile_classifier.onnx")?,
+            parallel_crops: threads > 1,
             settings: Settings::default(),
         })
     }
 
-    /// Loads from the default models folder with one thread per model.
+    /// Loads from the default models folder with [`default_threads`] threads per model.
     pub fn load_default() -> Result<Recognizer, VisionError> {
-        Recognizer::load(&runtime::models_dir()?, 1)
+        Recognizer::load(&runtime::models_dir()?, default_threads())
     }
 
     /// Detects and classifies every tile in an image. Each tile is read upright and sideways
@@ -924,7 +941,7 @@ impl Recognizer {
         image: &Rgb,
         crops: &[RotatedBox],
     ) -> Result<(Vec<f32>, Vec<Reading>), VisionError> {
-        let batch = picture::crops(image, crops);
+        let batch = picture::crops_on(image, crops, self.parallel_crops);
         let mut readings = self.classify_crops(&batch)?;
         let turn = self.settings.read_turn;
         if turn == 0.0 {
@@ -944,7 +961,8 @@ impl Recognizer {
             })
             .collect();
         let mut all: Vec<Reading> = unsure.iter().map(|&i| readings[i]).collect();
-        all.extend(self.classify_crops(&picture::crops(image, &turned))?);
+        let turned = picture::crops_on(image, &turned, self.parallel_crops);
+        all.extend(self.classify_crops(&turned)?);
         for (&i, surest) in unsure.iter().zip(surest_readings(&all, unsure.len())) {
             readings[i] = surest;
         }
@@ -1276,7 +1294,8 @@ impl Recognizer {
     }
 
     fn classify(&mut self, image: &Rgb, boxes: &[RotatedBox]) -> Result<Vec<Reading>, VisionError> {
-        self.classify_crops(&picture::crops(image, boxes))
+        let batch = picture::crops_on(image, boxes, self.parallel_crops);
+        self.classify_crops(&batch)
     }
 
     /// Classifies a batch of crops made by [`picture::crops`].

@@ -835,6 +835,12 @@ impl CropGeometry {
 
 /// Samples each box upright into a `[n, 3, 64, 48]` float batch (values 0–1).
 pub fn crops(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
+    crops_on(image, boxes, false)
+}
+
+/// [`crops`], the crops sampled on rayon's threads when `parallel`: each crop is cut on its
+/// own from the same levels, so the values are the same either way.
+pub fn crops_on(image: &Rgb, boxes: &[RotatedBox], parallel: bool) -> Vec<f32> {
     let geometry: Vec<CropGeometry> = boxes.iter().map(CropGeometry::of).collect();
     // Level 0 is read from the image's bytes; above it, one window per level: the union of
     // what its crops read.
@@ -851,12 +857,24 @@ pub fn crops(image: &Rgb, boxes: &[RotatedBox]) -> Vec<f32> {
         .map(|(level, w)| w.map(|w| Level::build_window(image, level as u32, w)))
         .collect();
     let mut out = vec![0f32; boxes.len() * CROP_LEN];
-    for (g, crop) in geometry.iter().zip(out.chunks_exact_mut(CROP_LEN)) {
+    let cut = |(g, crop): (&CropGeometry, &mut [f32])| {
         if g.level == 0 {
             g.sample_into(&image_level, crop);
         } else if let Some(pyramid) = &levels[g.level as usize] {
             g.sample_into(pyramid, crop);
         }
+    };
+    if parallel {
+        use rayon::prelude::*;
+        geometry
+            .par_iter()
+            .zip(out.par_chunks_exact_mut(CROP_LEN))
+            .for_each(cut);
+    } else {
+        geometry
+            .iter()
+            .zip(out.chunks_exact_mut(CROP_LEN))
+            .for_each(cut);
     }
     out
 }
@@ -1592,6 +1610,19 @@ mod tests {
         }
         // Both samplers are compared: the unclamped one inside, the clamped one over the edges.
         assert!((100..300).contains(&inside), "{inside} of 300 boxes inside");
+    }
+
+    #[test]
+    fn crops_cut_in_parallel_are_the_crops_cut_in_turn() {
+        let rgb = patterned(640, 480);
+        // Small and large boxes, so crops from level 0 and from the levels above it mix.
+        let boxes: Vec<RotatedBox> = scattered_boxes(120, (8.0, 300.0), (10.0, 400.0)).collect();
+        let levels: std::collections::BTreeSet<u32> =
+            boxes.iter().map(|b| CropGeometry::of(b).level).collect();
+        assert!(levels.len() >= 3, "levels {levels:?}");
+        let in_turn = crops(&rgb, &boxes);
+        assert_eq!(in_turn.len(), boxes.len() * CROP_LEN);
+        assert_eq!(crops_on(&rgb, &boxes, true), in_turn);
     }
 
     #[test]
