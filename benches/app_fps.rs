@@ -16,7 +16,8 @@
 //! For each, the recognizer runs with 1 and 2 ONNX Runtime threads per model (the app uses
 //! `vision::default_threads`: 2 on a machine of two cores or more). Prints frames recognized
 //! per second (at most the source's 30), frames dropped, and the recognizer's mean time per
-//! frame (its headroom: 1000 / ms is the rate it could sustain). Timings depend on the machine and on what else runs; nothing here asserts them.
+//! frame (its headroom: 1000 / ms is the rate it could sustain). Timings depend on the
+//! machine and on what else runs; nothing here asserts them.
 
 #[path = "../tests/photo_fixtures/mod.rs"]
 mod photo_fixtures;

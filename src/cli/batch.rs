@@ -4,7 +4,7 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use riichi_lens::batch::{self, Batch, BatchError, Conditions, Options, Readers, Status};
-use riichi_lens::vision::{default_threads, runtime, Recognizer, SECOND_DETECTOR};
+use riichi_lens::vision::{runtime, Recognizer, MOST_THREADS, SECOND_DETECTOR};
 use sha2::{Digest, Sha256};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -39,10 +39,10 @@ pub struct BatchArgs {
 
 /// ONNX Runtime threads for each worker's models: one worker a core reads fastest (the
 /// default), and fewer workers than cores (`--jobs`) share the others as threads, at most
-/// [`default_threads`] each (with `--jobs 1` on two cores, 7.52 and 8.23 photos/s against
+/// [`MOST_THREADS`] each (with `--jobs 1` on two cores, 7.52 and 8.23 photos/s against
 /// 6.63 and 7.17 with one thread, the same rows; README, "Scoring many photos").
 fn reader_threads(jobs: Option<usize>, cores: usize) -> usize {
-    jobs.map_or(1, |jobs| (cores / jobs.max(1)).clamp(1, default_threads()))
+    jobs.map_or(1, |jobs| (cores / jobs.max(1)).clamp(1, MOST_THREADS))
 }
 
 /// An identity of the models: the SHA-256 of the model files (the second detector's where
@@ -204,8 +204,9 @@ mod tests {
         assert_eq!(reader_threads(Some(2), 2), 1);
         assert_eq!(reader_threads(Some(4), 2), 1);
         assert_eq!(reader_threads(Some(1), 1), 1);
+        assert_eq!(reader_threads(Some(1), 2), 2);
+        assert_eq!(reader_threads(Some(3), 8), 2);
         // Never more threads a model than a single photo gets.
-        assert_eq!(reader_threads(Some(1), 2), default_threads().min(2));
-        assert_eq!(reader_threads(Some(1), 64), default_threads());
+        assert_eq!(reader_threads(Some(1), 64), MOST_THREADS);
     }
 }

@@ -640,12 +640,16 @@ impl LiveMemo {
     }
 }
 
-/// Threads per model for reading one photo at a time: the machine's cores, at most two. On
-/// the 2-core reference machine two threads read a 720p frame in about four fifths of one's
-/// time (README, "Throughput and recognition speed"); more were never measured. Reading
-/// many photos (`riichi-lens batch`) gives each worker one thread instead.
+/// The most ONNX Runtime threads a model is given. On the 2-core reference machine two
+/// threads read a 720p frame in about four fifths of one's time (README, "Throughput and
+/// recognition speed"); more were never measured.
+pub const MOST_THREADS: usize = 2;
+
+/// Threads per model for reading one photo at a time: the machine's cores, at most
+/// [`MOST_THREADS`]. Reading many photos (`riichi-lens batch`) gives each worker one thread
+/// instead.
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(MOST_THREADS))
 }
 
 /// The loaded models.
