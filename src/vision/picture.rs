@@ -418,12 +418,20 @@ pub fn letterbox(image: &Rgb, long_side: u32) -> Result<Letterbox, VisionError> 
     let height = new_h.div_ceil(32) as usize * 32;
     let plane = width * height;
     let mut data = vec![127.0 / 255.0; 3 * plane];
-    let resized = dst.buffer();
-    for y in 0..new_h as usize {
-        for x in 0..new_w as usize {
-            let src = (y * new_w as usize + x) * 3;
-            for c in 0..3 {
-                data[c * plane + y * width + x] = f32::from(resized[src + c]) / 255.0;
+    let (red, rest) = data.split_at_mut(plane);
+    let (green, blue) = rest.split_at_mut(plane);
+    let new_w = new_w as usize;
+    // A row at a time into the three planes, each byte's value looked up (`CROP_VALUES` holds
+    // `level / 255`): dividing every value took 1 ms of a 720p frame's 2.6 ms letterbox.
+    for (y, row) in dst.buffer().chunks_exact(new_w * 3).enumerate() {
+        let planes = [
+            &mut red[y * width..],
+            &mut green[y * width..],
+            &mut blue[y * width..],
+        ];
+        for (c, plane) in planes.into_iter().enumerate() {
+            for (out, px) in plane[..new_w].iter_mut().zip(row.chunks_exact(3)) {
+                *out = CROP_VALUES[usize::from(px[c])];
             }
         }
     }
@@ -607,18 +615,6 @@ where
         let top = [pixel(x0, y0), pixel(x1, y0)];
         let bottom = [pixel(x0, y1), pixel(x1, y1)];
         blend(top, bottom, fx, fy, out);
-    }
-
-    /// [`Level::sample`] where no clamping can happen: `x`, `y` at least a pixel inside the
-    /// window held and the level (see [`CropGeometry::inside`]). The same arithmetic without
-    /// the clamps and the per-neighbour lookups.
-    fn sample_inside(&self, x: f32, y: f32, out: &mut [f32; 3]) {
-        let (x0, y0) = (x as usize, y as usize);
-        let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-        let at = ((y0 - self.y0) * self.win_w + (x0 - self.x0)) * 3;
-        let below = at + self.win_w * 3;
-        let pair = |at: usize| [self.pixels.pixel(at), self.pixels.pixel(at + 3)];
-        blend(pair(at), pair(below), fx, fy, out);
     }
 }
 
@@ -1046,14 +1042,14 @@ impl CropGeometry {
         P::Target: Texels,
     {
         if self.inside(pyramid) {
-            self.sample_with(crop, |x, y, px| pyramid.sample_inside(x, y, px));
+            self.sample_inside(pyramid, crop);
         } else {
             self.sample_with(crop, |x, y, px| pyramid.sample(x, y, px));
         }
     }
 
     /// Whether every sample point lies at least a pixel inside both `pyramid`'s window and
-    /// its level, so that [`Level::sample_inside`] reads what [`Level::sample`] would. The
+    /// its level, so that [`CropGeometry::sample_inside`] reads what [`Level::sample`] would. The
     /// points are an affine map of the crop grid, so its corners bound them; the pixel to
     /// spare covers the rounding of the points between.
     fn inside<P>(&self, pyramid: &Level<P>) -> bool {
@@ -1069,6 +1065,59 @@ impl CropGeometry {
                 && x <= last_x - 1.0
                 && y <= last_y - 1.0
         })
+    }
+
+    /// [`CropGeometry::sample_with`] [`Level::sample`] where no clamping can happen (see
+    /// [`CropGeometry::inside`]): the same arithmetic, a crop row at a time in passes over
+    /// arrays (sample points, neighbours, then blend and rounding, which the compiler turns
+    /// into vector instructions, as it could not a pixel at a time). Cutting crops was a
+    /// quarter of a 720p frame's reading time; this cuts a crop in about 0.6 of the time the
+    /// pixel-at-a-time sampler took (medians of interleaved runs). Each value is computed by
+    /// the same operations in the same order, so the crops are bit for bit the clamped path's.
+    fn sample_inside<P: std::ops::Deref>(&self, pyramid: &Level<P>, crop: &mut [f32])
+    where
+        P::Target: Texels,
+    {
+        const PLANE: usize = CROP_H * CROP_W;
+        let (red, rest) = crop.split_at_mut(PLANE);
+        let (green, blue) = rest.split_at_mut(PLANE);
+        let mut planes = [red, green, blue];
+        let (mut fx, mut fy) = ([0f32; CROP_W], [0f32; CROP_W]);
+        let mut at = [0usize; CROP_W];
+        // The four neighbours' channels: top left, top right, bottom left, bottom right.
+        let mut near = [[[0f32; CROP_W]; 3]; 4];
+        let stride = pyramid.win_w * 3;
+        for j in 0..CROP_H {
+            for i in 0..CROP_W {
+                let (x, y) = self.at(i, j);
+                // Inside, `x` and `y` are at least 1: truncation is their floor.
+                let (x0, y0) = (x as usize, y as usize);
+                (fx[i], fy[i]) = (x - x0 as f32, y - y0 as f32);
+                at[i] = ((y0 - pyramid.y0) * pyramid.win_w + (x0 - pyramid.x0)) * 3;
+            }
+            for i in 0..CROP_W {
+                let corners = [at[i], at[i] + 3, at[i] + stride, at[i] + stride + 3];
+                for (n, &corner) in near.iter_mut().zip(&corners) {
+                    let px = pyramid.pixels.pixel(corner);
+                    for c in 0..3 {
+                        n[c][i] = px[c];
+                    }
+                }
+            }
+            let row = j * CROP_W..(j + 1) * CROP_W;
+            for (c, plane) in planes.iter_mut().enumerate() {
+                let out = &mut plane[row.clone()];
+                for i in 0..CROP_W {
+                    let upper = near[0][c][i] * (1.0 - fx[i]) + near[1][c][i] * fx[i];
+                    let lower = near[2][c][i] * (1.0 - fx[i]) + near[3][c][i] * fx[i];
+                    let v = (upper * (1.0 - fy[i]) + lower * fy[i]).clamp(0.0, 255.0);
+                    // `whole_level` with `CROP_VALUES`' division, in vector form.
+                    let floor = v as i32;
+                    let level = floor + i32::from(v - floor as f32 >= 0.5);
+                    out[i] = level as f32 / 255.0;
+                }
+            }
+        }
     }
 
     #[inline(always)]
@@ -1400,6 +1449,23 @@ mod tests {
         assert_eq!((lb.width, lb.height), (640, 224));
         // Padding is grey 127.
         assert!((lb.data[lb.width * lb.height - 1] - 127.0 / 255.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn letterbox_planes_hold_each_pixel_channel_at_its_place() {
+        // At its own size the image is copied, so each value is its byte over 255.
+        let rgb = patterned(64, 40);
+        let lb = letterbox(&rgb, 64).unwrap();
+        assert_eq!((lb.width, lb.height, lb.scale), (64, 64, 1.0));
+        let plane = lb.width * lb.height;
+        for (at, px) in rgb.pixels.chunks_exact(3).enumerate() {
+            let (x, y) = (at % 64, at / 64);
+            for (c, &byte) in px.iter().enumerate() {
+                let value = lb.data[c * plane + y * lb.width + x];
+                assert_eq!(value.to_bits(), (f32::from(byte) / 255.0).to_bits());
+            }
+        }
+        assert!(lb.data[40 * 64..plane].iter().all(|&v| v == 127.0 / 255.0));
     }
 
     #[test]
