@@ -641,8 +641,8 @@ impl LiveMemo {
 }
 
 /// The most ONNX Runtime threads a model is given. On the 2-core reference machine two
-/// threads read a 720p frame in about four fifths of one's time (README, "Throughput and
-/// recognition speed"); more were never measured.
+/// threads read a 720p frame in 0.8–0.9 of one's time (README, "Throughput and recognition
+/// speed", 2026-11-29); more were never measured.
 pub const MOST_THREADS: usize = 2;
 
 /// Threads per model for reading one photo at a time: the machine's cores, at most

@@ -1111,7 +1111,9 @@ impl CropGeometry {
                     let upper = near[0][c][i] * (1.0 - fx[i]) + near[1][c][i] * fx[i];
                     let lower = near[2][c][i] * (1.0 - fx[i]) + near[3][c][i] * fx[i];
                     let v = (upper * (1.0 - fy[i]) + lower * fy[i]).clamp(0.0, 255.0);
-                    // `whole_level` with `CROP_VALUES`' division, in vector form.
+                    // `whole_level` with `CROP_VALUES`' division, in vector form: calling
+                    // it and looking the value up kept this loop scalar (53 against 32 ns a
+                    // sample, interleaved medians, 2026-11-29).
                     let floor = v as i32;
                     let level = floor + i32::from(v - floor as f32 >= 0.5);
                     out[i] = level as f32 / 255.0;
