@@ -10,10 +10,12 @@ pub mod annotate;
 pub mod layout;
 pub mod picture;
 pub mod runtime;
+mod sight;
 
 use crate::tile::{Kind, Suit, Tile};
 use picture::{Reduced, Rgb, RotatedBox};
 use serde::Serialize;
+use sight::{Seen, Sight};
 use thiserror::Error;
 
 /// What went wrong while recognizing.
@@ -640,8 +642,9 @@ impl LiveMemo {
     }
 }
 
-/// The most ONNX Runtime threads a model is given. On the 2-core reference machine two
-/// threads read a 720p frame in 0.8–0.9 of one's time (README, "Throughput and recognition
+/// The most threads a model is read on: a detector's ONNX Runtime threads, the classifier's
+/// copies (see [`Recognizer::load`]). On the 2-core reference machine two threads read a 720p
+/// frame in 0.8–0.9 of one's time (README, "Throughput and recognition
 /// speed", 2026-11-29); more were never measured.
 pub const MOST_THREADS: usize = 2;
 
@@ -657,7 +660,9 @@ pub struct Recognizer {
     detector: ort::session::Session,
     /// See [`SECOND_DETECTOR`].
     second_detector: Option<ort::session::Session>,
-    classifier: ort::session::Session,
+    /// The classifier once for each thread, each with one ONNX Runtime thread: a batch is
+    /// shared out between them (see [`Recognizer::classify_crops`]).
+    classifiers: Vec<ort::session::Session>,
     /// Whether crops are cut on rayon's threads too: when the models were given more than
     /// one thread, the frame is meant to use them all.
     parallel_crops: bool,
@@ -665,11 +670,12 @@ pub struct Recognizer {
 }
 
 impl Recognizer {
-    /// Loads the models from `models_dir` (see [`runtime::models_dir`]) with `threads` intra-op
-    /// threads each.
+    /// Loads the models from `models_dir` (see [`runtime::models_dir`]): the detectors with
+    /// `threads` intra-op threads each, the classifier `threads` times with one each (see
+    /// [`Recognizer::classify_crops`]).
     pub fn load(models_dir: &std::path::Path, threads: usize) -> Result<Recognizer, VisionError> {
         let env = runtime::environment()?;
-        let open = |name: &str| -> Result<ort::session::Session, VisionError> {
+        let open = |name: &str, threads: usize| -> Result<ort::session::Session, VisionError> {
             let path = models_dir.join(name);
             if !path.is_file() {
                 return Err(VisionError::ModelNotFound {
@@ -689,14 +695,17 @@ impl Recognizer {
                 .commit_from_file(&path)?)
         };
         let second_detector = if models_dir.join(SECOND_DETECTOR).is_file() {
-            Some(open(SECOND_DETECTOR)?)
+            Some(open(SECOND_DETECTOR, threads)?)
         } else {
             None
         };
+        let classifiers = (0..threads.max(1))
+            .map(|_| open("tile_classifier.onnx", 1))
+            .collect::<Result<_, _>>()?;
         Ok(Recognizer {
-            detector: open("tile_detector.onnx")?,
+            detector: open("tile_detector.onnx", threads)?,
             second_detector,
-            classifier: open("tile_classifier.onnx")?,
+            classifiers,
             parallel_crops: threads > 1,
             settings: Settings::default(),
         })
@@ -712,7 +721,7 @@ impl Recognizer {
     /// layout step settles it.
     pub fn recognize(&mut self, image: &Rgb) -> Result<Vec<Detection>, VisionError> {
         let found = self.detect(image)?;
-        Ok(self.read_in_light(image, found)?.read.tiles)
+        Ok(self.read_in_light(&mut Sight::of(image), found)?.read.tiles)
     }
 
     /// Reads `found`'s sure boxes in `image`; when the tiles' faces are more tinted (or darker)
@@ -725,8 +734,13 @@ impl Recognizer {
     /// faces at 80), and brightening one amplifies its noise, which made a dark held-out
     /// fixture that read exactly read wrong (model card, "a dim-light trigger"). A warm photo
     /// is lifted whatever it reads, as it misreads tiles into complete but false hands.
-    fn read_in_light(&mut self, image: &Rgb, found: Found) -> Result<InLight, VisionError> {
-        let mut read = self.read_boxes(image, found.sure)?;
+    fn read_in_light<'a>(
+        &mut self,
+        sight: &mut Sight<'_>,
+        found: Found,
+    ) -> Result<InLight<'a>, VisionError> {
+        let mut read = self.read_boxes(sight, found.sure)?;
+        let image = sight.image();
         let Settings {
             dim_below,
             light_floor,
@@ -748,17 +762,17 @@ impl Recognizer {
         // a dark photo's hand, which then would not be lifted and read better (fixture
         // 13-closed-dim dimmed to 0.3 lost its set-apart winning tile so).
         let Some(gains) = gains.filter(|_| tinted || !reads_a_hand()) else {
-            let faint = self.keep_sure_faint(image, &mut read, found.faint)?;
+            let faint = self.keep_sure_faint(sight, &mut read, found.faint)?;
             return Ok(InLight {
                 read,
                 faint,
                 lifted: None,
             });
         };
-        let lifted = image.with_gains(gains);
-        let found = self.detect(&lifted)?;
-        let mut read = self.read_boxes(&lifted, found.sure)?;
-        let faint = self.keep_sure_faint(&lifted, &mut read, found.faint)?;
+        let mut lifted = Sight::owning(image.with_gains(gains));
+        let found = self.detect(lifted.image())?;
+        let mut read = self.read_boxes(&mut lifted, found.sure)?;
+        let faint = self.keep_sure_faint(&mut lifted, &mut read, found.faint)?;
         Ok(InLight {
             read,
             faint,
@@ -776,7 +790,7 @@ impl Recognizer {
     /// set's ivory backs as white dragons that surely.
     fn keep_sure_faint(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         read: &mut ReadTiles,
         faint: Vec<(RotatedBox, f32)>,
     ) -> Result<Vec<(RotatedBox, f32)>, VisionError> {
@@ -795,7 +809,7 @@ impl Recognizer {
         let sure = self.settings.faint_sure;
         let tile_sized = tile_sized(&read.tiles);
         let kept: Vec<Detection> = self
-            .read_along(image, apart, read.up)?
+            .read_along(sight, apart, read.up)?
             .into_iter()
             .map(|(d, ..)| d)
             .filter(|d| {
@@ -821,15 +835,15 @@ impl Recognizer {
     /// Classifies detected boxes (see [`Recognizer::recognize`]) against the up axis they give.
     fn read_boxes(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         boxes: Vec<(RotatedBox, f32)>,
     ) -> Result<ReadTiles, VisionError> {
         let up = layout::up_axis(&boxes.iter().map(|b| b.0.phi).collect::<Vec<_>>());
-        let boxes = self.join_tile_parts(image, boxes, up)?;
-        let boxes = self.join_upright_parts(image, boxes, up)?;
-        let boxes = self.split_stacked_pairs(image, boxes, up)?;
-        let read = self.read_along(image, boxes, up)?;
-        let read = self.shift_boxes_beside(image, read, up)?;
+        let boxes = self.join_tile_parts(sight, boxes, up)?;
+        let boxes = self.join_upright_parts(sight, boxes, up)?;
+        let boxes = self.split_stacked_pairs(sight, boxes, up)?;
+        let read = self.read_along(sight, boxes, up)?;
+        let read = self.shift_boxes_beside(sight, read, up)?;
         // The photo's face colour: the median of its tiles', each channel (backs and all: a
         // photo shows one set, mostly faces).
         let face = (read.len() >= LIGHT_MIN).then(|| {
@@ -850,7 +864,7 @@ impl Recognizer {
     /// brightness and colour (see [`picture::face_value`], [`picture::face_colour`]).
     fn read_along(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         boxes: Vec<(RotatedBox, f32)>,
         up: f32,
     ) -> Result<Vec<(Detection, f32, [f32; 3])>, VisionError> {
@@ -877,7 +891,11 @@ impl Recognizer {
                 }
             }
         }
-        let (batch, probs) = self.read_turned(image, &crops)?;
+        // Each box's two crops come first, the first along the up axis, whose face the
+        // dark-face rule measures.
+        let paired = 2 * boxes.len();
+        let seen = self.read_turned(sight, &crops, |i| i < paired && i % 2 == 0)?;
+        let probs: Vec<Reading> = seen.iter().map(|s| s.reading).collect();
         let threshold = self.settings.not_tile_threshold;
         let surer = |a: Reading, b: Reading| {
             if top_probability(&b.tiles) > top_probability(&a.tiles) {
@@ -886,14 +904,12 @@ impl Recognizer {
                 a
             }
         };
-        // Each box's two crops, the first along the up axis, which the dark-face rule measures.
-        let crop_pairs = batch.chunks_exact(2 * picture::CROP_LEN);
         let read: Vec<(Detection, f32, [f32; 3])> = boxes
             .into_iter()
             .zip(probs.chunks_exact(2))
-            .zip(crop_pairs)
+            .zip(seen.chunks_exact(2))
             .zip(own)
-            .filter_map(|((((rotated, score), pair), crops), own)| {
+            .filter_map(|((((rotated, score), pair), seen), own)| {
                 let (mut upright, mut sideways) = (pair[0], pair[1]);
                 if let Some(at) = own {
                     upright = surer(upright, probs[at]);
@@ -929,31 +945,34 @@ impl Recognizer {
                     turned: Some(Box::new(turned)),
                 };
                 d.set_sideways(sideways);
-                let value = picture::face_value(crops);
-                Some((d, value, picture::face_colour(crops, value)))
+                // Measured by `read_crops`, as asked above.
+                let (value, colour) = seen[0].face?;
+                Some((d, value, colour))
             })
             .collect();
         Ok(read)
     }
 
-    /// Cuts and classifies `crops`, which come in pairs (one box read along two axes). A pair
-    /// neither of whose readings reaches [`Settings::read_turn_below`] is read again turned
-    /// [`Settings::read_turn`] either way, and each of its crops keeps its surest reading (its
-    /// "not a tile" output with it). Returns the untouched crops' batch and the readings.
+    /// Reads `crops` (see [`Recognizer::read_crops`], measuring the faces of those `measured`),
+    /// which come in pairs (one box read along two axes). A pair neither of whose readings
+    /// reaches [`Settings::read_turn_below`] is read again turned [`Settings::read_turn`] either
+    /// way, and each of its crops keeps its surest reading (its "not a tile" output with it);
+    /// the face stays the untouched crop's.
     fn read_turned(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         crops: &[RotatedBox],
-    ) -> Result<(Vec<f32>, Vec<Reading>), VisionError> {
-        let batch = picture::crops_on(image, crops, self.parallel_crops);
-        let mut readings = self.classify_crops(&batch)?;
+        measured: impl Fn(usize) -> bool,
+    ) -> Result<Vec<Seen>, VisionError> {
+        let mut seen = self.read_crops(sight, crops, measured)?;
         let turn = self.settings.read_turn;
         if turn == 0.0 {
-            return Ok((batch, readings));
+            return Ok(seen);
         }
+        let readings: Vec<Reading> = seen.iter().map(|s| s.reading).collect();
         let unsure = unsure_pairs(&readings, self.settings.read_turn_below);
         if unsure.is_empty() {
-            return Ok((batch, readings));
+            return Ok(seen);
         }
         let turned: Vec<RotatedBox> = [-turn, turn]
             .iter()
@@ -965,12 +984,11 @@ impl Recognizer {
             })
             .collect();
         let mut all: Vec<Reading> = unsure.iter().map(|&i| readings[i]).collect();
-        let turned = picture::crops_on(image, &turned, self.parallel_crops);
-        all.extend(self.classify_crops(&turned)?);
+        all.extend(self.classify(sight, &turned)?);
         for (&i, surest) in unsure.iter().zip(surest_readings(&all, unsure.len())) {
-            readings[i] = surest;
+            seen[i].reading = surest;
         }
-        Ok((batch, readings))
+        Ok(seen)
     }
 
     /// Replaces each pair of boxes that are the halves of one sideways tile (see
@@ -978,7 +996,7 @@ impl Recognizer {
     /// each box joins at most once, the surest reading first.
     fn join_tile_parts(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         boxes: Vec<(RotatedBox, f32)>,
         up: f32,
     ) -> Result<Vec<(RotatedBox, f32)>, VisionError> {
@@ -987,7 +1005,7 @@ impl Recognizer {
             return Ok(boxes);
         }
         let unions: Vec<RotatedBox> = candidates.iter().map(|&(_, _, u)| u).collect();
-        let readings = self.classify(image, &unions)?;
+        let readings = self.classify(sight, &unions)?;
         let mut order: Vec<usize> = (0..candidates.len())
             .filter(|&k| readings[k].is_sure_tile(PART_CONFIDENCE))
             .collect();
@@ -1020,7 +1038,7 @@ impl Recognizer {
     /// first; each box once.
     fn join_upright_parts(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         mut boxes: Vec<(RotatedBox, f32)>,
         up: f32,
     ) -> Result<Vec<(RotatedBox, f32)>, VisionError> {
@@ -1037,7 +1055,7 @@ impl Recognizer {
                 [b, b.quarter_turned()].into_iter().chain(p.wholes)
             })
             .collect();
-        let readings = self.classify(image, &crops)?;
+        let readings = self.classify(sight, &crops)?;
         let mut joins: Vec<(&UprightPart, RotatedBox, f32)> = parts
             .iter()
             .zip(readings.chunks_exact(2 + WHOLES))
@@ -1105,7 +1123,7 @@ impl Recognizer {
     /// read "not a tile" 0.2 or more, and the fifth read its own box surer.
     fn shift_boxes_beside(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         mut read: Vec<(Detection, f32, [f32; 3])>,
         up: f32,
     ) -> Result<Vec<(Detection, f32, [f32; 3])>, VisionError> {
@@ -1154,7 +1172,7 @@ impl Recognizer {
                 })
             })
             .collect();
-        let readings = self.classify(image, &shifted)?;
+        let readings = self.classify(sight, &shifted)?;
         let mut moves: Vec<(usize, RotatedBox, f32)> = Vec::new();
         for (n, &(i, _)) in candidates.iter().enumerate() {
             let d = &read[i].0;
@@ -1177,7 +1195,7 @@ impl Recognizer {
         if moves.is_empty() {
             return Ok(read);
         }
-        let again = self.read_along(image, moves.iter().map(|&(_, b, s)| (b, s)).collect(), up)?;
+        let again = self.read_along(sight, moves.iter().map(|&(_, b, s)| (b, s)).collect(), up)?;
         // The veto may drop a moved box; the tile then keeps its own.
         for moved in again {
             if let Some(&(i, ..)) = moves.iter().find(|m| m.1 == moved.0.rotated) {
@@ -1196,7 +1214,7 @@ impl Recognizer {
     /// confidently as the same tile as the other half.
     fn split_stacked_pairs(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         mut boxes: Vec<(RotatedBox, f32)>,
         up: f32,
     ) -> Result<Vec<(RotatedBox, f32)>, VisionError> {
@@ -1205,7 +1223,7 @@ impl Recognizer {
             return Ok(boxes);
         }
         let halves: Vec<RotatedBox> = candidates.iter().flat_map(|(_, h)| *h).collect();
-        let readings = self.classify(image, &halves)?;
+        let readings = self.classify(sight, &halves)?;
         let mut upper = Vec::new();
         for ((i, half), pair) in candidates.iter().zip(readings.chunks_exact(2)) {
             if Reading::same_tile(&pair[0], &pair[1], STACK_CONFIDENCE, STACK_NOT_TILE) {
@@ -1297,35 +1315,127 @@ impl Recognizer {
         Ok(kept)
     }
 
-    fn classify(&mut self, image: &Rgb, boxes: &[RotatedBox]) -> Result<Vec<Reading>, VisionError> {
-        let batch = picture::crops_on(image, boxes, self.parallel_crops);
-        self.classify_crops(&batch)
+    /// What the crops at `boxes` read as (see [`Recognizer::read_crops`]).
+    fn classify(
+        &mut self,
+        sight: &mut Sight<'_>,
+        boxes: &[RotatedBox],
+    ) -> Result<Vec<Reading>, VisionError> {
+        let seen = self.read_crops(sight, boxes, |_| false)?;
+        Ok(seen.into_iter().map(|s| s.reading).collect())
     }
 
-    /// Classifies a batch of crops made by [`picture::crops`].
+    /// What the crops at `boxes` in `sight`'s image read as, with the faces (see
+    /// [`picture::face_value`], [`picture::face_colour`]) of those `measured` (by index).
+    /// Only the crops `sight` has not read before are classified, and only those, or those whose
+    /// face is asked for the first time, are cut.
+    fn read_crops(
+        &mut self,
+        sight: &mut Sight<'_>,
+        boxes: &[RotatedBox],
+        measured: impl Fn(usize) -> bool,
+    ) -> Result<Vec<Seen>, VisionError> {
+        let known: Vec<Option<Seen>> = boxes.iter().map(|b| sight.seen(b)).collect();
+        let cut: Vec<usize> = (0..boxes.len())
+            .filter(|&i| known[i].is_none_or(|s| measured(i) && s.face.is_none()))
+            .collect();
+        if cut.is_empty() {
+            return Ok(known.into_iter().flatten().collect());
+        }
+        let cut_boxes: Vec<RotatedBox> = cut.iter().map(|&i| boxes[i]).collect();
+        let batch = picture::crops_on(sight.image(), &cut_boxes, self.parallel_crops);
+        let crops: Vec<&[f32]> = batch.chunks_exact(picture::CROP_LEN).collect();
+        let unread: Vec<&[f32]> = cut
+            .iter()
+            .zip(&crops)
+            .filter(|(&i, _)| known[i].is_none())
+            .map(|(_, &crop)| crop)
+            .collect();
+        let mut readings = if unread.len() == crops.len() {
+            self.classify_crops(&batch)?
+        } else {
+            self.classify_crops(&unread.concat())?
+        }
+        .into_iter();
+        // Every crop not known is cut, so each ends up known.
+        let mut out = known.clone();
+        for (&i, crop) in cut.iter().zip(crops) {
+            let reading = match known[i] {
+                Some(seen) => seen.reading,
+                None => readings.next().ok_or_else(|| {
+                    VisionError::BadModelOutput("fewer readings than crops".into())
+                })?,
+            };
+            let face = if measured(i) {
+                let value = picture::face_value(crop);
+                Some((value, picture::face_colour(crop, value)))
+            } else {
+                known[i].and_then(|s| s.face)
+            };
+            let seen = Seen { reading, face };
+            sight.remember(&boxes[i], seen);
+            out[i] = Some(seen);
+        }
+        Ok(out.into_iter().flatten().collect())
+    }
+
+    /// Classifies a batch of crops made by [`picture::crops`], shared out in even parts
+    /// between the classifiers, each on a thread of its own.
+    ///
+    /// A crop reads the same bits whatever batch it is in, so the parts read as the whole
+    /// would. ONNX Runtime gains less than twice from a second thread on the small batches a
+    /// photo's later steps read (a few crops), and its threads wait on each other at every
+    /// layer; two copies of the classifier reading half a batch each, one thread apiece, read a
+    /// 720p frame in about 2 ms (6 %) less than one with two threads (README, "Throughput and
+    /// recognition speed", 2026-11-29).
     fn classify_crops(&mut self, batch: &[f32]) -> Result<Vec<Reading>, VisionError> {
         let count = batch.len() / picture::CROP_LEN;
         if count == 0 {
             return Ok(Vec::new());
         }
-        let shape = [count, 3, picture::CROP_H, picture::CROP_W];
-        let tensor = ort::value::TensorRef::from_array_view((shape, batch))?;
-        let outputs = self.classifier.run(ort::inputs!["crops" => tensor])?;
-        let probs = outputs[0].try_extract_array::<f32>()?;
-        let shape = probs.shape();
-        if shape.len() != 2
-            || shape[0] != count
-            || !(CLASS_COUNT..=CLASS_COUNT + 1).contains(&shape[1])
-        {
-            return Err(VisionError::BadModelOutput(format!(
-                "classifier output shape {shape:?} (expected [{}, {CLASS_COUNT} or {}])",
-                count,
-                CLASS_COUNT + 1
-            )));
+        let share = count.div_ceil(self.classifiers.len()) * picture::CROP_LEN;
+        if share == batch.len() {
+            return classify_on(&mut self.classifiers[0], batch);
         }
-        let flat: Vec<f32> = probs.iter().copied().collect();
-        Ok(flat.chunks_exact(shape[1]).map(Reading::from_row).collect())
+        use rayon::prelude::*;
+        let parts: Vec<Result<Vec<Reading>, VisionError>> = self
+            .classifiers
+            .par_iter_mut()
+            .zip(batch.par_chunks(share))
+            .map(|(classifier, part)| classify_on(classifier, part))
+            .collect();
+        let mut readings = Vec::with_capacity(count);
+        for part in parts {
+            readings.extend(part?);
+        }
+        Ok(readings)
     }
+}
+
+/// Classifies a batch of crops made by [`picture::crops`] with `classifier`.
+fn classify_on(
+    classifier: &mut ort::session::Session,
+    batch: &[f32],
+) -> Result<Vec<Reading>, VisionError> {
+    let count = batch.len() / picture::CROP_LEN;
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let shape = [count, 3, picture::CROP_H, picture::CROP_W];
+    let tensor = ort::value::TensorRef::from_array_view((shape, batch))?;
+    let outputs = classifier.run(ort::inputs!["crops" => tensor])?;
+    let probs = outputs[0].try_extract_array::<f32>()?;
+    let shape = probs.shape();
+    if shape.len() != 2 || shape[0] != count || !(CLASS_COUNT..=CLASS_COUNT + 1).contains(&shape[1])
+    {
+        return Err(VisionError::BadModelOutput(format!(
+            "classifier output shape {shape:?} (expected [{}, {CLASS_COUNT} or {}])",
+            count,
+            CLASS_COUNT + 1
+        )));
+    }
+    let flat: Vec<f32> = probs.iter().copied().collect();
+    Ok(flat.chunks_exact(shape[1]).map(Reading::from_row).collect())
 }
 
 /// The classifier's reading of one crop.
@@ -1967,12 +2077,13 @@ impl Recognizer {
         found: Found,
     ) -> Result<(PhotoReading, Option<Rgb>), VisionError> {
         let mut turn = Turn::None;
-        let mut turned: Option<Rgb> = None;
-        let mut in_light = self.read_in_light(image, found)?;
+        let mut sight = Sight::of(image);
+        let mut turned: Option<Sight> = None;
+        let mut in_light = self.read_in_light(&mut sight, found)?;
         if lie_across(&in_light.read) {
-            let photo = Turn::Anticlockwise.photo(image);
-            let found = self.detect(&photo)?;
-            let across = self.read_in_light(&photo, found)?;
+            let mut photo = Sight::owning(Turn::Anticlockwise.photo(image));
+            let found = self.detect(photo.image())?;
+            let across = self.read_in_light(&mut photo, found)?;
             if !lie_across(&across.read) {
                 (turn, turned, in_light) = (Turn::Anticlockwise, Some(photo), across);
             }
@@ -1990,24 +2101,27 @@ impl Recognizer {
         );
         if reads_better_turned(&reading, &upside_down) {
             turn = turn.and_half();
-            let photo = turn.photo(image);
-            let found = self.detect(&photo)?;
-            in_light = self.read_in_light(&photo, found)?;
+            let mut photo = Sight::owning(turn.photo(image));
+            let found = self.detect(photo.image())?;
+            in_light = self.read_in_light(&mut photo, found)?;
             reading = lay_out_read(scale, turn.size(size), &mut in_light);
             turned = Some(photo);
         }
         let InLight {
             read,
             faint,
-            lifted,
+            mut lifted,
         } = in_light;
-        let photo = lifted.as_ref().or(turned.as_ref()).unwrap_or(image);
+        let photo = lifted.as_mut().or(turned.as_mut()).unwrap_or(&mut sight);
         let mut reading = self.complete_hand(photo, scale, reading, read, &faint)?;
         for tile in &mut reading.tiles {
             tile.undo_turn(turn, extent(turn));
         }
         (reading.width, reading.height) = size;
-        Ok((reading, lifted.map(|photo| turn.undo_photo(photo))))
+        Ok((
+            reading,
+            lifted.map(|photo| turn.undo_photo(photo.into_image())),
+        ))
     }
 
     /// Completes the hand of `tiles` read in `image` (in full-size pixels, `scale` times
@@ -2026,7 +2140,7 @@ impl Recognizer {
     /// the hand").
     fn complete_hand(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         scale: f32,
         mut reading: PhotoReading,
         ReadTiles { tiles, up, face }: ReadTiles,
@@ -2034,10 +2148,10 @@ impl Recognizer {
     ) -> Result<PhotoReading, VisionError> {
         let complete = reading.hand.as_ref().is_some_and(|h| h.complete);
         if !complete && !tiles.is_empty() {
-            let completed = match self.add_faint_tile(image, scale, &reading, &tiles, faint, up)? {
+            let completed = match self.add_faint_tile(sight, scale, &reading, &tiles, faint, up)? {
                 Some(completed) => Some(completed),
                 None if self.settings.row_gaps => {
-                    self.fill_row_gaps(image, scale, &reading, &tiles, up)?
+                    self.fill_row_gaps(sight, scale, &reading, &tiles, up)?
                 }
                 None => None,
             };
@@ -2048,17 +2162,17 @@ impl Recognizer {
                 reading = completed;
             }
         }
-        let mut reading = self.stack_added_tiles(image, scale, reading, up)?;
+        let mut reading = self.stack_added_tiles(sight, scale, reading, up)?;
         // A kan read as a pon and a missing dora indicator leave the hand complete.
         if self.settings.row_gaps && reading.complete_as_read() {
-            reading = self.fill_kan_gaps(image, scale, reading, up)?;
-            reading = self.fill_wall_gaps(image, scale, reading, up)?;
+            reading = self.fill_kan_gaps(sight, scale, reading, up)?;
+            reading = self.fill_wall_gaps(sight, scale, reading, up)?;
         }
-        let reading = self.drop_off_tint_dora(image, scale, reading, up, face);
-        let reading = self.drop_blank_dora_in_a_row(image, scale, reading, up)?;
-        let reading = self.find_blank_dora(image, scale, reading, faint, up, face)?;
-        let reading = self.stack_blank_added_kans(image, scale, reading, up, face)?;
-        let reading = flag_off_tint_dora(image, scale, reading, up, face);
+        let reading = self.drop_off_tint_dora(sight.image(), scale, reading, up, face);
+        let reading = self.drop_blank_dora_in_a_row(sight, scale, reading, up)?;
+        let reading = self.find_blank_dora(sight, scale, reading, faint, up, face)?;
+        let reading = self.stack_blank_added_kans(sight, scale, reading, up, face)?;
+        let reading = flag_off_tint_dora(sight.image(), scale, reading, up, face);
         Ok(flag_missing_kan_dora(reading))
     }
 
@@ -2127,20 +2241,24 @@ impl Recognizer {
     /// wall, 2026-11-27).
     fn drop_blank_dora_in_a_row(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         scale: f32,
         reading: PhotoReading,
         up: f32,
     ) -> Result<PhotoReading, VisionError> {
         let mut backs = Vec::new();
         for (i, places) in blank_dora_neighbour_places(&reading) {
-            let own = face_colour_of(image, &reading.tiles[i].rotated.scaled(1.0 / scale), up);
+            let own = face_colour_of(
+                sight.image(),
+                &reading.tiles[i].rotated.scaled(1.0 / scale),
+                up,
+            );
             let places = places
                 .iter()
                 .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
                 .collect();
             let blank_beside =
-                self.read_along(image, places, up)?
+                self.read_along(sight, places, up)?
                     .into_iter()
                     .any(|(n, _, colour)| {
                         let off = FaceOff::between(colour, own);
@@ -2178,7 +2296,7 @@ impl Recognizer {
     /// a blank face) and each was an added kan; of the pons with nothing stacked, none read so.
     fn stack_blank_added_kans(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         scale: f32,
         mut reading: PhotoReading,
         up: f32,
@@ -2194,7 +2312,7 @@ impl Recognizer {
                     .pair
                     .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
                     .to_vec();
-                let read = self.read_along(image, boxes, up)?;
+                let read = self.read_along(sight, boxes, up)?;
                 let mut added: Vec<Detection> = Vec::with_capacity(2);
                 for (mut d, _, colour) in read {
                     d.scale(scale);
@@ -2243,7 +2361,7 @@ impl Recognizer {
     /// wall, which read as white dragons just as surely.
     fn find_blank_dora(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         scale: f32,
         reading: PhotoReading,
         faint: &[(RotatedBox, f32)],
@@ -2260,7 +2378,7 @@ impl Recognizer {
         }
         // The dead wall's backs first, whether other indicators were read beside them or none
         // was (a wall of coloured backs with a white dragon among them, read as a back too).
-        let reading = self.find_blank_dora_among_backs(image, scale, reading, up, face)?;
+        let reading = self.find_blank_dora_among_backs(sight, scale, reading, up, face)?;
         if !reading.layout.dora.is_empty() || faint.is_empty() {
             return Ok(reading);
         }
@@ -2271,7 +2389,7 @@ impl Recognizer {
             .take(FAINT_TRIED)
             .copied()
             .collect();
-        let candidates = self.read_along(image, apart, up)?.into_iter().filter_map(
+        let candidates = self.read_along(sight, apart, up)?.into_iter().filter_map(
             |(mut candidate, _, colour)| {
                 candidate.scale(scale);
                 let face_up = candidate.tile != Face::Back;
@@ -2298,17 +2416,17 @@ impl Recognizer {
     /// [`KAN_DORA_SURE`] sure is kept in the same way and marked uncertain.
     fn fill_wall_gaps(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         scale: f32,
         reading: PhotoReading,
         up: f32,
     ) -> Result<PhotoReading, VisionError> {
-        let gaps = self.faces_at(image, scale, &wall_gap_places(&reading), up, GAP_SURE)?;
+        let gaps = self.faces_at(sight, scale, &wall_gap_places(&reading), up, GAP_SURE)?;
         let reading = reading.with_one_more_dora(gaps);
         if !lacks_kan_dora(&reading) {
             return Ok(reading);
         }
-        let ends = self.faces_at(image, scale, &wall_end_places(&reading), up, KAN_DORA_SURE)?;
+        let ends = self.faces_at(sight, scale, &wall_end_places(&reading), up, KAN_DORA_SURE)?;
         let shown = reading.layout.dora.len();
         let mut reading = reading.with_one_more_dora(ends);
         if reading.layout.dora.len() > shown {
@@ -2321,7 +2439,7 @@ impl Recognizer {
     /// The faces (not blank ones) read at least `sure` sure at `places` (full-size pixels).
     fn faces_at(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         scale: f32,
         places: &[RotatedBox],
         up: f32,
@@ -2332,7 +2450,7 @@ impl Recognizer {
             .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
             .collect();
         Ok(self
-            .read_along(image, places, up)?
+            .read_along(sight, places, up)?
             .into_iter()
             .filter_map(|(mut candidate, ..)| {
                 // A missed back of the wall reads as a white dragon where the backs are pale.
@@ -2356,7 +2474,7 @@ impl Recognizer {
     /// set with ivory backs every back has the faces' tint, so none is alone in it.
     fn find_blank_dora_among_backs(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         scale: f32,
         reading: PhotoReading,
         up: f32,
@@ -2379,7 +2497,7 @@ impl Recognizer {
             .collect();
         // (index into the tiles, the reading, its tint off the faces')
         let mut read: Vec<(usize, Detection, f32)> = self
-            .read_along(image, boxes, up)?
+            .read_along(sight, boxes, up)?
             .into_iter()
             .filter(|(d, ..)| d.blank_probability() >= BLANK_DORA_SURE)
             .filter_map(|(d, _, colour)| {
@@ -2419,7 +2537,7 @@ impl Recognizer {
     /// `tiles`, in full-size pixels, `scale` times `image`'s.
     fn add_faint_tile(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         scale: f32,
         reading: &PhotoReading,
         tiles: &[Detection],
@@ -2432,7 +2550,7 @@ impl Recognizer {
             .take(FAINT_TRIED)
             .copied()
             .collect();
-        for (mut candidate, ..) in self.read_along(image, tried, up)? {
+        for (mut candidate, ..) in self.read_along(sight, tried, up)? {
             candidate.scale(scale);
             let completed = reading.with_tile(tiles, candidate);
             if completes(reading, &completed) {
@@ -2455,7 +2573,7 @@ impl Recognizer {
     /// reads as "not a tile" there (`no_faint_box_stands_in_for_a_tile_that_is_gone`).
     fn fill_row_gaps(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         scale: f32,
         reading: &PhotoReading,
         tiles: &[Detection],
@@ -2470,7 +2588,7 @@ impl Recognizer {
                 gaps.iter().map(|g| g.place.scaled(1.0 / scale)).collect();
             let boxes = places.iter().map(|&b| (b, PLACE_SCORE)).collect();
             // Read in one batch; the veto drops some, and each reading keeps its place's box.
-            for (mut candidate, ..) in self.read_along(image, boxes, up)? {
+            for (mut candidate, ..) in self.read_along(sight, boxes, up)? {
                 let Some(k) = places.iter().position(|&b| b == candidate.rotated) else {
                     continue;
                 };
@@ -2509,7 +2627,7 @@ impl Recognizer {
     /// read for it, and the score would lack the kan's fu (and sankantsu) without a word.
     fn fill_kan_gaps(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         scale: f32,
         reading: PhotoReading,
         up: f32,
@@ -2532,7 +2650,7 @@ impl Recognizer {
             .iter()
             .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
             .collect();
-        for (mut candidate, ..) in self.read_along(image, places, up)? {
+        for (mut candidate, ..) in self.read_along(sight, places, up)? {
             let pon = pons.iter().find(|(k, _)| candidate.tile.kind() == Some(*k));
             let Some(&(_, pon)) = pon.filter(|_| candidate.confidence >= GAP_SURE) else {
                 continue;
@@ -2568,7 +2686,7 @@ impl Recognizer {
     /// read as the pon's tile.
     fn stack_added_tiles(
         &mut self,
-        image: &Rgb,
+        sight: &mut Sight<'_>,
         scale: f32,
         mut reading: PhotoReading,
         up: f32,
@@ -2581,7 +2699,7 @@ impl Recognizer {
                 // table costs one crop, not two.
                 let crop = |place: &AddedKanPlace, k: usize| place.pair[k].scaled(1.0 / scale);
                 let lower: Vec<RotatedBox> = places.iter().map(|p| crop(p, 0)).collect();
-                let lower = self.classify(image, &lower)?;
+                let lower = self.classify(sight, &lower)?;
                 let hopeful: Vec<(&AddedKanPlace, Reading)> = places
                     .iter()
                     .zip(lower)
@@ -2591,7 +2709,7 @@ impl Recognizer {
                     })
                     .collect();
                 let upper: Vec<RotatedBox> = hopeful.iter().map(|(p, _)| crop(p, 1)).collect();
-                let upper = self.classify(image, &upper)?;
+                let upper = self.classify(sight, &upper)?;
                 for ((place, lower), upper) in hopeful.into_iter().zip(&upper) {
                     if !Reading::same_tile(&lower, upper, place.sure, STACK_NOT_TILE) {
                         continue;
@@ -2601,7 +2719,7 @@ impl Recognizer {
                         .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
                         .to_vec();
                     let mut added: Vec<Detection> = self
-                        .read_along(image, boxes, up)?
+                        .read_along(sight, boxes, up)?
                         .into_iter()
                         .map(|(d, ..)| d)
                         .collect();
@@ -3539,10 +3657,10 @@ fn completes(before: &PhotoReading, completed: &PhotoReading) -> bool {
 
 /// What [`Recognizer::read_in_light`] read: the tiles, the faint boxes of the photo they were
 /// read from, and that photo when its light was lifted.
-struct InLight {
+struct InLight<'a> {
     read: ReadTiles,
     faint: Vec<(RotatedBox, f32)>,
-    lifted: Option<Rgb>,
+    lifted: Option<Sight<'a>>,
 }
 
 /// The tiles read from a photo's sure boxes, and the hand's up axis they were read against.
@@ -4900,6 +5018,63 @@ mod tests {
             assert_eq!(at(&part, c, x, y), at(&input, c, 384 + x, 192 + y));
         }
         assert!(input.window(1024, 0, 2048, 10).is_none());
+    }
+
+    /// A reading's exact bits, to compare readings bit for bit.
+    fn bits(r: &Reading) -> Vec<u32> {
+        r.tiles
+            .iter()
+            .chain([&r.not_tile])
+            .map(|p| p.to_bits())
+            .collect()
+    }
+
+    /// What a [`Sight`] remembers stands for cutting and classifying the crop again, and a
+    /// batch may be shared out between the classifier's copies, only if a crop reads the same
+    /// bits whatever else is cut and classified with it: alone, in a batch shared out between
+    /// two copies, and looked up in a sight that read it in another batch.
+    #[test]
+    fn a_crop_reads_the_same_bits_alone_in_a_batch_or_remembered() {
+        let models = runtime::models_dir().unwrap_or_else(|e| panic!("no models: {e}"));
+        let mut recognizer = Recognizer::load(&models, 2)
+            .unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+        assert_eq!(recognizer.classifiers.len(), 2);
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/datasets/fixtures/01-closed-normal.jpg"
+        );
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let image = Rgb::decode(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let found = recognizer.detect(&image).expect("detects");
+        let boxes: Vec<RotatedBox> = found.sure.iter().map(|&(b, _)| b).take(10).collect();
+        assert_eq!(boxes.len(), 10, "the fixture shows at least 10 tiles");
+        let together = recognizer
+            .classify(&mut Sight::of(&image), &boxes)
+            .expect("classifies");
+        for (b, read) in boxes.iter().zip(&together) {
+            let alone = recognizer
+                .classify(&mut Sight::of(&image), &[*b])
+                .expect("classifies");
+            assert_eq!(bits(&alone[0]), bits(read));
+        }
+        let mut sight = Sight::of(&image);
+        recognizer
+            .classify(&mut sight, &boxes[3..7])
+            .expect("classifies");
+        let again = recognizer
+            .read_crops(&mut sight, &boxes, |i| i % 2 == 0)
+            .expect("reads");
+        for (i, (b, seen)) in boxes.iter().zip(&again).enumerate() {
+            assert_eq!(bits(&seen.reading), bits(&together[i]), "crop {i}");
+            let crop = picture::crops(&image, &[*b]);
+            let value = picture::face_value(&crop);
+            let face = (value, picture::face_colour(&crop, value));
+            assert_eq!(seen.face, (i % 2 == 0).then_some(face), "crop {i}");
+            assert_eq!(
+                sight.seen(b).map(|s| bits(&s.reading)),
+                Some(bits(&seen.reading))
+            );
+        }
     }
 
     #[test]
