@@ -699,11 +699,13 @@ impl Recognizer {
         } else {
             None
         };
+        // The detector first: a folder without models is reported by its first file.
+        let detector = open("tile_detector.onnx", threads)?;
         let classifiers = (0..threads.max(1))
             .map(|_| open("tile_classifier.onnx", 1))
             .collect::<Result<_, _>>()?;
         Ok(Recognizer {
-            detector: open("tile_detector.onnx", threads)?,
+            detector,
             second_detector,
             classifiers,
             parallel_crops: threads > 1,
