@@ -897,7 +897,6 @@ impl Recognizer {
         // dark-face rule measures.
         let paired = 2 * boxes.len();
         let seen = self.read_turned(sight, &crops, |i| i < paired && i % 2 == 0)?;
-        let probs: Vec<Reading> = seen.iter().map(|s| s.reading).collect();
         let threshold = self.settings.not_tile_threshold;
         let surer = |a: Reading, b: Reading| {
             if top_probability(&b.tiles) > top_probability(&a.tiles) {
@@ -908,14 +907,13 @@ impl Recognizer {
         };
         let read: Vec<(Detection, f32, [f32; 3])> = boxes
             .into_iter()
-            .zip(probs.chunks_exact(2))
             .zip(seen.chunks_exact(2))
             .zip(own)
-            .filter_map(|((((rotated, score), pair), seen), own)| {
-                let (mut upright, mut sideways) = (pair[0], pair[1]);
+            .filter_map(|(((rotated, score), pair), own)| {
+                let (mut upright, mut sideways) = (pair[0].reading, pair[1].reading);
                 if let Some(at) = own {
-                    upright = surer(upright, probs[at]);
-                    sideways = surer(sideways, probs[at + 1]);
+                    upright = surer(upright, seen[at].reading);
+                    sideways = surer(sideways, seen[at + 1].reading);
                 }
                 // The veto judges the box by the two readings it keeps: read snapped to the
                 // hand's axes, the upper tile of a stacked pair in a steep shot (seed 36's
@@ -948,7 +946,7 @@ impl Recognizer {
                 };
                 d.set_sideways(sideways);
                 // Measured by `read_crops`, as asked above.
-                let (value, colour) = seen[0].face?;
+                let (value, colour) = pair[0].face?;
                 Some((d, value, colour))
             })
             .collect();
@@ -1337,7 +1335,7 @@ impl Recognizer {
         boxes: &[RotatedBox],
         measured: impl Fn(usize) -> bool,
     ) -> Result<Vec<Seen>, VisionError> {
-        let known: Vec<Option<Seen>> = boxes.iter().map(|b| sight.seen(b)).collect();
+        let mut known: Vec<Option<Seen>> = boxes.iter().map(|b| sight.seen(b)).collect();
         let cut: Vec<usize> = (0..boxes.len())
             .filter(|&i| known[i].is_none_or(|s| measured(i) && s.face.is_none()))
             .collect();
@@ -1359,8 +1357,6 @@ impl Recognizer {
             self.classify_crops(&unread.concat())?
         }
         .into_iter();
-        // Every crop not known is cut, so each ends up known.
-        let mut out = known.clone();
         for (&i, crop) in cut.iter().zip(crops) {
             let reading = match known[i] {
                 Some(seen) => seen.reading,
@@ -1376,9 +1372,10 @@ impl Recognizer {
             };
             let seen = Seen { reading, face };
             sight.remember(&boxes[i], seen);
-            out[i] = Some(seen);
+            known[i] = Some(seen);
         }
-        Ok(out.into_iter().flatten().collect())
+        // Every crop not known was cut, so each is known now.
+        Ok(known.into_iter().flatten().collect())
     }
 
     /// Classifies a batch of crops made by [`picture::crops`], shared out in even parts
