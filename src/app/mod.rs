@@ -86,8 +86,10 @@ pub struct RiichiApp {
 
 /// Loads the recognizer with [`default_threads`] per model. Two threads once lost to one here
 /// (49–52 against 27–29 ms a 720p frame, benches/app_fps.rs, 2026-11-23) only because ONNX
-/// Runtime's pool threads spun after each run and took the core the next run needed; without
-/// spinning two read the same frames in about five sixths of one's time (2026-11-29).
+/// Runtime's pool threads spun after each run and took the core the next run needed; stopped
+/// after each run (see [`Recognizer::load`]), two read the same frames in about five sixths of
+/// one's time (2026-11-29), and in about three quarters once the detector's thread spun within
+/// a run (video and MJPEG sources, README, "The desktop app").
 pub fn load_recognizer() -> Result<Recognizer, VisionError> {
     Recognizer::load(&crate::vision::runtime::models_dir()?, default_threads())
 }

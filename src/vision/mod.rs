@@ -687,10 +687,15 @@ impl Recognizer {
                 .map_err(|e| VisionError::Runtime(e.to_string()))?
                 .with_inter_threads(1)
                 .map_err(|e| VisionError::Runtime(e.to_string()))?
-                // A spinning pool thread keeps its core busy for a while after each run, so
-                // the next model's run (detector, then classifier batches) found its other
-                // core taken: with spinning, 2 threads a model read a frame slower than 1.
-                .with_intra_op_spinning(false)
+                // Between the operators of a run, the detector's pool thread spins rather than
+                // sleeps: woken from sleep for each of them, two threads ran the detector no
+                // faster than one. At the end of a run it is stopped (`force_spinning_stop`):
+                // left spinning, it kept a core busy for a while after each run, and the
+                // classifier copies and crop cutting that follow took twice as long (README,
+                // "Throughput and recognition speed", 2026-11-29).
+                .with_intra_op_spinning(threads > 1)
+                .map_err(|e| VisionError::Runtime(e.to_string()))?
+                .with_config_entry("session.force_spinning_stop", "1")
                 .map_err(|e| VisionError::Runtime(e.to_string()))?
                 .commit_from_file(&path)?)
         };
