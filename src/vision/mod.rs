@@ -644,8 +644,8 @@ impl LiveMemo {
 
 /// The most threads a model is read on: a detector's ONNX Runtime threads, the classifier's
 /// copies (see [`Recognizer::load`]). On the 2-core reference machine two threads read a 720p
-/// frame in 0.8–0.9 of one's time (README, "Throughput and recognition
-/// speed", 2026-11-29); more were never measured.
+/// frame in 0.7–0.9 of one's time in the runs of 2026-11-29 (README, "Throughput and
+/// recognition speed"); more were never measured.
 pub const MOST_THREADS: usize = 2;
 
 /// Threads per model for reading one photo at a time: the machine's cores, at most
@@ -2172,11 +2172,11 @@ impl Recognizer {
             reading = self.fill_kan_gaps(sight, scale, reading, up)?;
             reading = self.fill_wall_gaps(sight, scale, reading, up)?;
         }
-        let reading = self.drop_off_tint_dora(sight.image(), scale, reading, up, face);
+        let reading = self.drop_off_tint_dora(sight, scale, reading, up, face);
         let reading = self.drop_blank_dora_in_a_row(sight, scale, reading, up)?;
         let reading = self.find_blank_dora(sight, scale, reading, faint, up, face)?;
         let reading = self.stack_blank_added_kans(sight, scale, reading, up, face)?;
-        let reading = flag_off_tint_dora(sight.image(), scale, reading, up, face);
+        let reading = flag_off_tint_dora(sight, scale, reading, up, face);
         Ok(flag_missing_kan_dora(reading))
     }
 
@@ -2197,7 +2197,7 @@ impl Recognizer {
     /// indicators of the held-out fixtures were 0.70-1.10.
     fn drop_off_tint_dora(
         &self,
-        image: &Rgb,
+        sight: &Sight<'_>,
         scale: f32,
         reading: PhotoReading,
         up: f32,
@@ -2207,7 +2207,7 @@ impl Recognizer {
             return reading;
         };
         let off_colour = |d: &Detection| {
-            let off = face_off(image, scale, up, face, d);
+            let off = face_off(sight, scale, up, face, d);
             off.tint > OFF_TINT || off.light < DARK_DORA
         };
         let tile_sized = tile_sized(&reading.tiles);
@@ -2252,11 +2252,7 @@ impl Recognizer {
     ) -> Result<PhotoReading, VisionError> {
         let mut backs = Vec::new();
         for (i, places) in blank_dora_neighbour_places(&reading) {
-            let own = face_colour_of(
-                sight.image(),
-                &reading.tiles[i].rotated.scaled(1.0 / scale),
-                up,
-            );
+            let own = face_colour_of(sight, &reading.tiles[i].rotated.scaled(1.0 / scale), up);
             let places = places
                 .iter()
                 .map(|b| (b.scaled(1.0 / scale), PLACE_SCORE))
@@ -3229,8 +3225,8 @@ impl FaceOff {
     }
 }
 
-fn face_off(image: &Rgb, scale: f32, up: f32, face: [f32; 3], d: &Detection) -> FaceOff {
-    let colour = face_colour_of(image, &d.rotated.scaled(1.0 / scale), up);
+fn face_off(sight: &Sight<'_>, scale: f32, up: f32, face: [f32; 3], d: &Detection) -> FaceOff {
+    let colour = face_colour_of(sight, &d.rotated.scaled(1.0 / scale), up);
     FaceOff::between(colour, face)
 }
 
@@ -3241,7 +3237,7 @@ fn face_off(image: &Rgb, scale: f32, up: f32, face: [f32; 3], d: &Detection) -> 
 /// 0.60, a han the hand did not have) and as a 9p (0.35, 0.56), both trusted before; of the
 /// 6,345 real indicators, 4, all 9p, whose pips fill the face (0.17-0.30).
 fn flag_off_tint_dora(
-    image: &Rgb,
+    sight: &Sight<'_>,
     scale: f32,
     mut reading: PhotoReading,
     up: f32,
@@ -3253,7 +3249,7 @@ fn flag_off_tint_dora(
         return reading;
     };
     for i in indicators {
-        if face_off(image, scale, up, face, &reading.tiles[i]).tint > OFF_TINT {
+        if face_off(sight, scale, up, face, &reading.tiles[i]).tint > OFF_TINT {
             layout::doubt(&mut hand.uncertain, i);
         }
     }
@@ -3270,10 +3266,15 @@ fn flag_missing_kan_dora(mut reading: PhotoReading) -> PhotoReading {
     reading
 }
 
-/// The face colour (see [`picture::face_colour`]) of the box `b` of `image`, cropped along the
-/// hand's `up` axis as [`Recognizer::read_along`] crops it.
-fn face_colour_of(image: &Rgb, b: &RotatedBox, up: f32) -> [f32; 3] {
-    let crop = picture::crops(image, &[crop_along(b, up)]);
+/// The face colour (see [`picture::face_colour`]) of the box `b` of `sight`'s image, cropped
+/// along the hand's `up` axis as [`Recognizer::read_along`] crops it: the colour measured when
+/// that crop was read (see [`Recognizer::read_crops`]), else measured now.
+fn face_colour_of(sight: &Sight<'_>, b: &RotatedBox, up: f32) -> [f32; 3] {
+    let b = crop_along(b, up);
+    if let Some((_, colour)) = sight.seen(&b).and_then(|s| s.face) {
+        return colour;
+    }
+    let crop = picture::crops(sight.image(), &[b]);
     picture::face_colour(&crop, picture::face_value(&crop))
 }
 
