@@ -16,9 +16,16 @@ Besides each crop as cut, `collect` keeps it turned half a turn and one variant 
 little and relit at random, each with the teacher's own reading (so no target is assumed, not even that a tile
 turned half a turn reads the same). Every 20th photo's crops are held out; `train` reports how often the
 student's top reading is the teacher's on them, overall and where the teacher is sure.
+
+Photos rendered by `datasets/make_fixtures.py` carry their tiles' true rotated boxes in the JSON beside them; with
+`--truth`, `collect` also keeps, for each crop cut along a tile's own axes over the whole of it, that tile's class
+(other crops: -1), and `train --truth-weight A` moves such a crop's target A of the way from the teacher's
+reading to the true class, so the student can learn where the teacher is wrong.
 """
 import argparse
 import glob
+import json
+import math
 import os
 import sys
 import time
@@ -56,45 +63,100 @@ def variant(crop, rng):
     return np.clip(np.round(x * 255), 0, 255).astype(np.uint8)
 
 
+def true_tiles(photo):
+    """The rotated boxes and classes of a rendered scene's tiles (the JSON beside the photo), or None."""
+    from common import CLASSES
+
+    meta = os.path.splitext(photo)[0] + ".json"
+    if not os.path.exists(meta):
+        return None
+    with open(meta) as f:
+        tiles = json.load(f).get("tiles", [])
+    return [(t["rotated"], CLASSES.index(t["tile"]), t["visible"]) for t in tiles if t["tile"] in CLASSES]
+
+
+def label_of(box, truth):
+    """The class of the true tile this box covers along the tile's own axes, or -1. Boxes over part of a tile, a
+    quarter turned from it or beside it keep the teacher's reading alone: their targets are conventions (a turned
+    tile is half "not a tile"), not the tile's class."""
+    from reference_infer import axis_difference
+
+    for r, cls, visible in truth:
+        side = min(r["w"], r["h"])
+        if math.hypot(box["cx"] - r["cx"], box["cy"] - r["cy"]) > 0.25 * side or visible < TRUE_VISIBLE:
+            continue
+        if axis_difference(box["phi"], r["phi"]) > math.radians(20):
+            continue
+        if all(0.75 <= box[k] / max(r[k], 1e-3) <= 1.33 for k in ("w", "h")):
+            return cls
+    return -1
+
+
+# A tile hidden under another by more than this share keeps the teacher's reading alone.
+TRUE_VISIBLE = 0.7
+
+
 def collect(args):
     import reference_infer
 
     rng = np.random.default_rng(args.seed)
     rec = reference_infer.Recognizer(args.models, threads=2)
-    seen = []
+    seen, seen_labels = [], []
     teach = rec.classify
+    cut = rec.crops
+    last = {"boxes": None}
+    truth = None
+
+    def cutting(rgb, boxes):
+        last["boxes"] = list(boxes)
+        return cut(rgb, boxes)
 
     def recording(crops):
         probs = teach(crops)
         seen.append(crops.copy())
+        boxes = last["boxes"]
+        if truth and boxes is not None and len(boxes) == len(crops):
+            seen_labels.append(np.array([label_of(b, truth) for b in boxes], np.int16))
+        else:
+            seen_labels.append(np.full(len(crops), -1, np.int16))
+        last["boxes"] = None
         return probs
 
     rec.classify = recording
+    rec.crops = cutting
     photos = photos_in(args.dirs)
-    crops, photo_of = [], []
+    crops, labels, photo_of = [], [], []
     t0 = time.time()
     for n, path in enumerate(photos):
         bgr = cv2.imread(path, cv2.IMREAD_COLOR)
         if bgr is None:
             continue
+        truth = true_tiles(path) if args.truth else None
         seen.clear()
+        seen_labels.clear()
         rec(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
         if seen:
             got = np.concatenate(seen)
             crops.append(got)
+            labels.append(np.concatenate(seen_labels))
             photo_of.append(np.full(len(got), n, np.int32))
         if (n + 1) % 200 == 0:
             print(f"{n + 1}/{len(photos)} photos, {sum(map(len, crops))} crops, {time.time() - t0:.0f}s", flush=True)
     crops = np.concatenate(crops)
+    labels = np.concatenate(labels)
     photo_of = np.concatenate(photo_of)
     turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
     varied = np.stack([variant(c, rng) for c in crops])
     every = np.concatenate([crops, turned, varied])
     probs = np.concatenate([teach(every[i:i + 512]) for i in range(0, len(every), 512)])
     held = np.tile(photo_of % 20 == 19, 3)
-    np.savez(args.out, crops=every, probs=probs.astype(np.float32), held=held)
+    label = np.tile(labels, 3)
+    np.savez(args.out, crops=every, probs=probs.astype(np.float32), held=held, label=label)
+    known = label >= 0
+    wrong = (probs.argmax(1) != label) & known
     print(f"{len(photos)} photos, {len(crops)} crops cut, {len(every)} kept with the teacher's readings "
-          f"({held.sum()} held out) in {time.time() - t0:.0f}s -> {args.out}", flush=True)
+          f"({held.sum()} held out; {known.sum()} with a true class, the teacher's top reading not it on "
+          f"{wrong.sum()}) in {time.time() - t0:.0f}s -> {args.out}", flush=True)
 
 
 def train(args):
@@ -107,15 +169,24 @@ def train(args):
     torch.set_num_threads(args.threads)
     parts = [np.load(f) for f in args.data]
     crops, probs, held = (np.concatenate([d[k] for d in parts]) for k in ("crops", "probs", "held"))
+    label = np.concatenate([d["label"] if "label" in d else np.full(len(d["held"]), -1, np.int16) for d in parts])
     x = torch.from_numpy(crops).permute(0, 3, 1, 2).contiguous()  # uint8 [N,3,64,48]
-    p = torch.from_numpy(probs)
+    teacher = torch.from_numpy(probs)
+    known = torch.from_numpy(label >= 0)
+    p = teacher.clone()
+    if args.truth_weight > 0:
+        onehot = F.one_hot(torch.from_numpy(np.maximum(label, 0)).long(), probs.shape[1]).float()
+        p[known] = (1 - args.truth_weight) * teacher[known] + args.truth_weight * onehot[known]
+    truth = torch.from_numpy(label.astype(np.int64))
     tr, te = np.flatnonzero(~held), np.flatnonzero(held)
     widths = tuple(int(v) for v in args.widths.split(","))
     model = TileClassifierDS(probs.shape[1], widths).to(memory_format=torch.channels_last)
     if args.init:
         model.load_state_dict(torch.load(args.init))
     n_params = sum(v.numel() for v in model.parameters())
-    print(f"student widths {widths}: {n_params} parameters; {len(tr)} training crops, {len(te)} held out", flush=True)
+    print(f"student widths {widths}: {n_params} parameters; {len(tr)} training crops, {len(te)} held out; "
+          f"{int(known.sum())} with a true class, weight {args.truth_weight}", flush=True)
+    report(None, x, teacher, te, truth)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = args.minutes * 60
     rng = np.random.default_rng(args.seed)
@@ -159,28 +230,41 @@ def train(args):
         epoch += 1
         print(f"epoch {epoch}: soft cross-entropy {total / max(count, 1):.4f}, {time.time() - t0:.0f}s, "
               f"{count / max(time.time() - t0, 1e-9) * epoch:.0f} crops/s", flush=True)
-        report(model, x, p, te)
+        report(model, x, teacher, te, truth)
         # Saved each epoch so a run cut short, or one to be continued with --init, keeps its weights.
         torch.save(model.state_dict(), os.path.splitext(args.out)[0] + ".pt")
     export(model, args.out)
 
 
-def report(model, x, p, ids):
+def report(model, x, p, ids, truth):
+    """On the held-out crops: how often the student's top reading is the teacher's, and on those with a true
+    class, how often it is that class. Without a model, the teacher's own reading of the true classes."""
     import torch
 
-    model.eval()
-    agree, sure, sure_agree = 0, 0, 0
+    agree, sure, sure_agree, known, right = 0, 0, 0, 0, 0
+    if model is not None:
+        model.eval()
     with torch.no_grad():
         for i in range(0, len(ids), 1024):
             b = ids[i:i + 1024]
-            q = model((x[b].float() / 255.0).contiguous(memory_format=torch.channels_last)).argmax(1)
             t = p[b].argmax(1)
+            if model is None:
+                q = t
+            else:
+                q = model((x[b].float() / 255.0).contiguous(memory_format=torch.channels_last)).argmax(1)
             confident = p[b].max(1).values >= 0.9
             agree += (q == t).sum().item()
             sure += confident.sum().item()
             sure_agree += ((q == t) & confident).sum().item()
+            has = truth[b] >= 0
+            known += has.sum().item()
+            right += ((q == truth[b]) & has).sum().item()
+    on_truth = f"the true class {right / max(known, 1) * 100:.2f} % of {known}"
+    if model is None:
+        print(f"  held out, teacher: {on_truth}", flush=True)
+        return
     print(f"  held out: top reading the teacher's {agree / len(ids) * 100:.2f} % of {len(ids)}; "
-          f"where the teacher is 0.9 sure {sure_agree / max(sure, 1) * 100:.2f} % of {sure}", flush=True)
+          f"where the teacher is 0.9 sure {sure_agree / max(sure, 1) * 100:.2f} % of {sure}; {on_truth}", flush=True)
 
 
 def main():
@@ -191,6 +275,7 @@ def main():
     c.add_argument("--out", required=True)
     c.add_argument("--models", default=os.path.join(ROOT, "models"))
     c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--truth", action="store_true", help="keep the true classes of rendered scenes' crops")
     t = sub.add_parser("train")
     t.add_argument("--data", required=True, nargs="+", help="what collect wrote (one or more files)")
     t.add_argument("--widths", default="16,32,64,128")
@@ -199,6 +284,8 @@ def main():
     t.add_argument("--batch", type=int, default=256)
     t.add_argument("--threads", type=int, default=2)
     t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--truth-weight", type=float, default=0.0,
+                   help="how far a crop's target moves from the teacher's reading to its true class (0 to 1)")
     t.add_argument("--init", help="a student's state dict (the .pt written beside --out) to start from")
     t.add_argument("--out", required=True)
     args = ap.parse_args()
