@@ -20,7 +20,8 @@ student's top reading is the teacher's on them, overall and where the teacher is
 Photos rendered by `datasets/make_fixtures.py` carry their tiles' true rotated boxes in the JSON beside them; with
 `--truth`, `collect` also keeps, for each crop cut along a tile's own axes over the whole of it, that tile's class
 (other crops: -1), and `train --truth-weight A` moves such a crop's target A of the way from the teacher's
-reading to the true class, so the student can learn where the teacher is wrong.
+reading to the true class, so the student can learn where the teacher is wrong; `--truth-except back` (a list of
+classes) leaves those classes' crops with the teacher's reading as their target.
 """
 import argparse
 import glob
@@ -34,7 +35,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import CROP_H, CROP_W  # noqa: E402
+from common import CLASSES, CROP_H, CROP_W  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -65,8 +66,6 @@ def variant(crop, rng):
 
 def true_tiles(photo):
     """The rotated boxes and classes of a rendered scene's tiles (the JSON beside the photo), or None."""
-    from common import CLASSES
-
     meta = os.path.splitext(photo)[0] + ".json"
     if not os.path.exists(meta):
         return None
@@ -173,10 +172,13 @@ def train(args):
     x = torch.from_numpy(crops).permute(0, 3, 1, 2).contiguous()  # uint8 [N,3,64,48]
     teacher = torch.from_numpy(probs)
     known = torch.from_numpy(label >= 0)
+    # Classes whose true labels only the report uses: their crops keep the teacher's reading as the target.
+    untaught = [CLASSES.index(c) for c in args.truth_except.split(",") if c]
+    taught = known & ~torch.from_numpy(np.isin(label, untaught))
     p = teacher.clone()
     if args.truth_weight > 0:
         onehot = F.one_hot(torch.from_numpy(np.maximum(label, 0)).long(), probs.shape[1]).float()
-        p[known] = (1 - args.truth_weight) * teacher[known] + args.truth_weight * onehot[known]
+        p[taught] = (1 - args.truth_weight) * teacher[taught] + args.truth_weight * onehot[taught]
     truth = torch.from_numpy(label.astype(np.int64))
     tr, te = np.flatnonzero(~held), np.flatnonzero(held)
     widths = tuple(int(v) for v in args.widths.split(","))
@@ -185,7 +187,8 @@ def train(args):
         model.load_state_dict(torch.load(args.init))
     n_params = sum(v.numel() for v in model.parameters())
     print(f"student widths {widths}: {n_params} parameters; {len(tr)} training crops, {len(te)} held out; "
-          f"{int(known.sum())} with a true class, weight {args.truth_weight}", flush=True)
+          f"{int(known.sum())} with a true class, {int(taught.sum())} taught it, weight {args.truth_weight}",
+          flush=True)
     report(None, x, teacher, te, truth)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = args.minutes * 60
@@ -286,6 +289,8 @@ def main():
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--truth-weight", type=float, default=0.0,
                    help="how far a crop's target moves from the teacher's reading to its true class (0 to 1)")
+    t.add_argument("--truth-except", default="",
+                   help="classes (e.g. back) whose crops keep the teacher's reading as their target")
     t.add_argument("--init", help="a student's state dict (the .pt written beside --out) to start from")
     t.add_argument("--out", required=True)
     args = ap.parse_args()
