@@ -22,6 +22,10 @@ Photos rendered by `datasets/make_fixtures.py` carry their tiles' true rotated b
 (other crops: -1), and `train --truth-weight A` moves such a crop's target A of the way from the teacher's
 reading to the true class, so the student can learn where the teacher is wrong; `--truth-except back` (a list of
 classes) leaves those classes' crops with the teacher's reading as their target.
+
+`train --widths 32,64,128,256 --init .cache-train/ckpt_cls_onnx.pt --freeze-bn` fine-tunes the teacher itself (its
+architecture, rebuilt from the committed ONNX file by `recover_ckpt.py`) on the same targets; `--freeze-bn` keeps
+its BatchNorm in eval mode, since the rebuilt layers' running statistics are not those of any training batch.
 """
 import argparse
 import glob
@@ -161,7 +165,7 @@ def collect(args):
 def train(args):
     import torch
     import torch.nn.functional as F
-    from models import TileClassifierDS
+    from models import TileClassifierDS, freeze_bn
     from train_cls import export
 
     torch.manual_seed(args.seed)
@@ -184,7 +188,9 @@ def train(args):
     widths = tuple(int(v) for v in args.widths.split(","))
     model = TileClassifierDS(probs.shape[1], widths).to(memory_format=torch.channels_last)
     if args.init:
-        model.load_state_dict(torch.load(args.init))
+        state = torch.load(args.init)
+        # recover_ckpt.py's checkpoints wrap the state dict; a student's .pt is the bare state dict
+        model.load_state_dict(state.get("model", state))
     n_params = sum(v.numel() for v in model.parameters())
     print(f"student widths {widths}: {n_params} parameters; {len(tr)} training crops, {len(te)} held out; "
           f"{int(known.sum())} with a true class, {int(taught.sum())} taught it, weight {args.truth_weight}",
@@ -213,6 +219,8 @@ def train(args):
     epoch = 0
     while not done:
         model.train()
+        if args.freeze_bn:
+            freeze_bn(model)
         total, count = 0.0, 0
         for b in batches(tr):
             frac = (time.time() - t0) / budget
@@ -287,6 +295,9 @@ def main():
     t.add_argument("--truth-except", default="",
                    help="classes (e.g. back) whose crops keep the teacher's reading as their target")
     t.add_argument("--init", help="a student's state dict (the .pt written beside --out) to start from")
+    t.add_argument("--freeze-bn", action="store_true",
+                   help="keep BatchNorm in eval mode: needed from recover_ckpt.py's ckpt_cls_onnx.pt, whose "
+                        "running statistics are not the training batches'")
     t.add_argument("--out", required=True)
     args = ap.parse_args()
     collect(args) if args.cmd == "collect" else train(args)
