@@ -294,7 +294,8 @@ def main():
                    help="how far a crop's target moves from the teacher's reading to its true class (0 to 1)")
     t.add_argument("--truth-except", default="",
                    help="classes (e.g. back) whose crops keep the teacher's reading as their target")
-    t.add_argument("--init", help="a student's state dict (the .pt written beside --out) to start from")
+    t.add_argument("--init", help="weights to start from: a student's state dict (the .pt written beside --out) or "
+                                   "recover_ckpt.py's checkpoint of the committed classifier")
     t.add_argument("--freeze-bn", action="store_true",
                    help="keep BatchNorm in eval mode: needed from recover_ckpt.py's ckpt_cls_onnx.pt, whose "
                         "running statistics are not the training batches'")
