@@ -1015,15 +1015,29 @@ fn a_chis_called_tile_is_the_first_unless_another_reads_clearly_turned() {
 }
 
 /// Added kans of white dragons whose stacked white dragon the detector drew no box over (seed
-/// 86's 07; other art 65's 18, a far shot), which the other added-kan rule leaves alone: read
-/// as pons, each hand was scored short of the kan's fu with nothing flagged. Read exactly since
-/// both places of the stacked pair are read and must read as white dragons 0.9 sure in the
-/// faces' tint (`Recognizer::stack_blank_added_kans`), and the pair found so is marked for the
-/// user to check.
+/// 86's 07; other art 65's 18, a far shot; seed 101's 14, a dim shot), which the other
+/// added-kan rule leaves alone: read as pons, each hand was scored short of the kan's fu with
+/// nothing flagged. Read exactly since both places of the stacked pair beyond the called tile
+/// are read and must read as white dragons in the faces' tint, the lower one 0.9 sure and the
+/// upper one 0.6 (`Recognizer::stack_blank_added_kans`; seed 101's 14's upper place reads
+/// 0.73), and the pair found so is marked for the user to check.
 #[test]
 fn an_added_kan_of_white_dragons_with_no_box_is_read_and_flagged() {
-    for outcome in assert_regressions_read_exactly(&["seed86-07-", "alt65-18-"]) {
+    for outcome in assert_regressions_read_exactly(&["seed86-07-", "alt65-18-", "seed101-14-"]) {
         assert!(outcome.flagged, "{}: {}", outcome.name, outcome.summary());
+    }
+}
+
+/// Pons of white dragons with nothing stacked whose places on the near side of the row read
+/// as a stacked pair would (seed 66's 17: the lower place 0.75 sure a white dragon, the upper
+/// 0.94; other art 92's 07: 0.90 and 0.76), the upper one taking in the row's near edge and
+/// the tiles' ivory sides. Read as pons since added kans of white dragons are looked for beyond
+/// the called tile only, up the photo, where a player adds the fourth tile
+/// (`blank_stack_places`).
+#[test]
+fn a_white_dragon_pon_is_no_kan_by_the_row_s_near_side() {
+    for outcome in assert_regressions_read_exactly(&["seed66-17-", "alt92-07-"]) {
+        assert!(!outcome.flagged, "{}: {}", outcome.name, outcome.summary());
     }
 }
 
