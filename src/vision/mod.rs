@@ -3732,7 +3732,9 @@ const FAINT_NOT_TILE: f32 = 0.05;
 const LONE_DORA_SURE: f32 = 0.8;
 
 /// How sure a back of the dead wall read again must read as a blank (a back or a white dragon)
-/// for [`Recognizer::find_blank_dora_among_backs`].
+/// for [`Recognizer::find_blank_dora_among_backs`], a blank face beside a white dragon
+/// indicator for [`Recognizer::drop_blank_dora_in_a_row`], and the lower place of an added kan
+/// of white dragons as one for [`Recognizer::stack_blank_added_kans`].
 const BLANK_DORA_SURE: f32 = 0.9;
 /// How sure the upper place of an added kan of white dragons must read as one for
 /// [`Recognizer::stack_blank_added_kans`]: between the 0.40 of the surest pon with nothing
