@@ -4587,9 +4587,9 @@ mod tests {
     }
 
     /// A photo turned a quarter is read so only when its tiles then stand upright and make a
-    /// hand or read at least as surely as before, together: fewer tiles, or the same ones less
-    /// sure, are a worse reading unless they make a hand, and tiles that still lie across are
-    /// no better.
+    /// hand or read, together, at least [`ACROSS_SURELY`] as surely as before: fewer tiles, or
+    /// the same ones far less sure, are a worse reading unless they make a hand, and tiles that
+    /// still lie across are no better.
     #[test]
     fn a_photo_is_read_turned_only_when_its_tiles_make_a_hand_or_read_surer_so() {
         let read = |tiles: Vec<Detection>, up: f32| ReadTiles {
