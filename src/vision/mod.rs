@@ -760,11 +760,7 @@ impl Recognizer {
         let tinted = read
             .face
             .is_some_and(|face| picture::tinted(face, tint_floor));
-        let reads_a_hand = || {
-            PhotoReading::lay_out(image.width, image.height, read.tiles.clone())
-                .hand
-                .is_some_and(|hand| hand.complete)
-        };
+        let reads_a_hand = || read.makes_a_hand(image.width, image.height);
         // The sure faint boxes are added once the light is settled: a tile they add may complete
         // a dark photo's hand, which then would not be lifted and read better (fixture
         // 13-closed-dim dimmed to 0.3 lost its set-apart winning tile so).
@@ -2090,9 +2086,7 @@ impl Recognizer {
             let found = self.detect(photo.image())?;
             let across = self.read_in_light(&mut photo, found)?;
             let (width, height) = (photo.image().width, photo.image().height);
-            let complete = PhotoReading::lay_out(width, height, across.read.tiles.clone())
-                .hand
-                .is_some_and(|hand| hand.complete);
+            let complete = || across.read.makes_a_hand(width, height);
             if reads_better_across(&in_light.read, &across.read, complete) {
                 (turn, turned, in_light) = (Turn::Anticlockwise, Some(photo), across);
             }
@@ -3389,8 +3383,8 @@ fn lie_across(read: &ReadTiles) -> bool {
 
 /// Whether `across`, the tiles of a photo whose tiles `read` lie across it (see [`lie_across`])
 /// read again with the photo turned a quarter, is the better reading: its tiles no longer lie
-/// across, and they lay out as a `complete` hand or together read at least [`ACROSS_SURELY`]
-/// as surely as before (the sum of their confidences).
+/// across, and together they read at least [`ACROSS_SURELY`] as surely as before (the sum of
+/// their confidences) or lay out as a `complete` hand (asked only then: it lays them out).
 ///
 /// The turn is for a hand shot from its side; a photo of small tiles lying every way, whose up
 /// axis came out across it by chance, reads worse turned (a far shot of 25 tiles among the
@@ -3399,9 +3393,13 @@ fn lie_across(read: &ReadTiles) -> bool {
 /// turned clockwise: 16 tiles summing 15.4 against 19 summing 17.5), and is then told by
 /// making a hand, or by reading nearly as surely when a later step completes it (seed 8's 02
 /// turned anticlockwise: 13.33 against 13.97).
-fn reads_better_across(read: &ReadTiles, across: &ReadTiles, complete: bool) -> bool {
+fn reads_better_across(
+    read: &ReadTiles,
+    across: &ReadTiles,
+    complete: impl FnOnce() -> bool,
+) -> bool {
     let surely = |r: &ReadTiles| r.tiles.iter().map(|d| d.confidence).sum::<f32>();
-    !lie_across(across) && (complete || surely(across) >= ACROSS_SURELY * surely(read))
+    !lie_across(across) && (surely(across) >= ACROSS_SURELY * surely(read) || complete())
 }
 
 /// The share of a photo's tiles' summed confidence as it lies that its tiles read turned a
@@ -3713,6 +3711,15 @@ struct ReadTiles {
     up: f32,
     /// The tiles' face colour (see [`picture::face_colour`]), when there are enough of them.
     face: Option<[f32; 3]>,
+}
+
+impl ReadTiles {
+    /// Whether the tiles lay out as a complete hand in a photo `width` by `height`.
+    fn makes_a_hand(&self, width: u32, height: u32) -> bool {
+        PhotoReading::lay_out(width, height, self.tiles.clone())
+            .hand
+            .is_some_and(|hand| hand.complete)
+    }
 }
 
 /// Detector boxes with their scores, best first: those at or over
@@ -4604,11 +4611,11 @@ mod tests {
         assert!(reads_better_across(
             &as_it_lies,
             &read(row.clone(), upright),
-            false
+            || false
         ));
         let fewer = read(row[..9].to_vec(), upright);
-        assert!(!reads_better_across(&as_it_lies, &fewer, false));
-        assert!(reads_better_across(&as_it_lies, &fewer, true));
+        assert!(!reads_better_across(&as_it_lies, &fewer, || false));
+        assert!(reads_better_across(&as_it_lies, &fewer, || true));
         // The same tiles upright, each read as sure as `p` (the row as it lies reads 0.95).
         let upright_at = |p: f32| {
             let tiles = row
@@ -4621,12 +4628,16 @@ mod tests {
                 .collect();
             read(tiles, upright)
         };
-        assert!(reads_better_across(&as_it_lies, &upright_at(0.92), false));
-        assert!(!reads_better_across(&as_it_lies, &upright_at(0.5), false));
+        assert!(reads_better_across(&as_it_lies, &upright_at(0.92), || {
+            false
+        }));
+        assert!(!reads_better_across(&as_it_lies, &upright_at(0.5), || {
+            false
+        }));
         assert!(!reads_better_across(
             &as_it_lies,
             &read(row.clone(), 0.1),
-            true
+            || true
         ));
     }
 
