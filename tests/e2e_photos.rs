@@ -1171,6 +1171,28 @@ fn photos_in_dim_light_are_read_as_in_white_light() {
     assert_read_exactly(&outcomes, &READ_EXACTLY);
 }
 
+/// A veil of light (each channel 0.4 of the way to a grey of 200: haze, glare over the lens, a
+/// webcam's lifted blacks) lifts the photo's blacks beyond the synthetic scenes' range; the
+/// recognizer takes it off before it reads (`Settings::haze_black`, `Rgb::with_black`). Every
+/// fixture then reads as in clear air. Read as they are, 20-pon-steep took a dead wall back
+/// for a white dragon indicator (7,700 points for 1,000) and seven more lost dead wall backs
+/// (measured 2026-12-07).
+#[test]
+fn photos_under_a_veil_of_light_are_read_as_in_clear_air() {
+    let outcomes = read_changed(|_, rgb| (None, veiled(rgb)));
+    assert_read_exactly(&outcomes, &READ_EXACTLY);
+}
+
+/// `rgb` seen through a veil: each channel 0.4 of the way to 200.
+fn veiled(rgb: &Rgb) -> Rgb {
+    let pixels = rgb
+        .pixels
+        .iter()
+        .map(|&v| (0.6 * v as f32 + 80.0).round() as u8)
+        .collect();
+    Rgb::new(rgb.width, rgb.height, pixels).expect("same size")
+}
+
 /// Hands the first detector leaves incomplete and the second reads exactly (2026-11-27, eighth
 /// session): seed 88's 19, a steep shot whose red 5s got no box; seed 81's 10, a false box read
 /// as a 4p between the concealed tiles; seed 74's 11, a 4s and a south wind without boxes;

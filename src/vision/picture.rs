@@ -8,6 +8,14 @@ use super::VisionError;
 use image::{ImageDecoder, ImageReader, Limits};
 use std::io::Cursor;
 
+/// How many pixels [`Rgb::black_levels`] samples at least: every third of a 720p frame's, a
+/// sparser grid of a larger photo's.
+pub const BLACK_SAMPLES: usize = 250_000;
+
+/// The share of the sampled pixels darker than a photo's black level (see
+/// [`Rgb::black_levels`]): under the ink a hand's faces show, over a few dead or noisy pixels.
+pub const BLACK_QUANTILE: f32 = 0.005;
+
 /// Largest accepted width or height, in pixels (a 12 MP phone photo is ~4000 × 3000).
 pub const MAX_SIDE: u32 = 12_000;
 /// Largest accepted decoded size, in bytes.
@@ -81,6 +89,51 @@ impl Rgb {
             height,
             pixels,
         })
+    }
+
+    /// Each channel's darkest level, the [`BLACK_QUANTILE`] quantile of a grid of about
+    /// [`BLACK_SAMPLES`] pixels: the ink of the tiles' faces in a photo with clear blacks, and
+    /// the floor a veil of light (haze, glare over the lens, a webcam's lifted blacks) raises.
+    pub fn black_levels(&self) -> [f32; 3] {
+        let pixels = self.width as usize * self.height as usize;
+        let step = (pixels / BLACK_SAMPLES).max(1);
+        let mut counts = [[0u32; 256]; 3];
+        let mut sampled = 0u32;
+        for px in self.pixels.chunks_exact(3).step_by(step) {
+            for (c, count) in counts.iter_mut().enumerate() {
+                count[px[c] as usize] += 1;
+            }
+            sampled += 1;
+        }
+        let darker = (sampled as f32 * BLACK_QUANTILE) as u32;
+        counts.map(|count| {
+            let mut seen = 0;
+            let level = count.iter().position(|&n| {
+                seen += n;
+                seen > darker
+            });
+            level.unwrap_or(0) as f32
+        })
+    }
+
+    /// The image with each channel's levels stretched so that `black` becomes `floor` and 255
+    /// stays 255: the veil [`Rgb::black_levels`] measures taken off, down to `floor`.
+    pub fn with_black(&self, black: [f32; 3], floor: f32) -> Rgb {
+        let scale = black.map(|b| (255.0 - floor) / (255.0 - b.clamp(0.0, 254.0)));
+        let pixels = self
+            .pixels
+            .chunks_exact(3)
+            .flat_map(|px| {
+                std::array::from_fn::<u8, 3, _>(|c| {
+                    (floor + (px[c] as f32 - black[c]).max(0.0) * scale[c]).min(255.0) as u8
+                })
+            })
+            .collect();
+        Rgb {
+            width: self.width,
+            height: self.height,
+            pixels,
+        }
     }
 
     /// The image with each channel multiplied by its gain (values over 255 saturate).
@@ -1246,6 +1299,68 @@ mod tests {
         let lifted = image.with_gains([1.5, 1.0, 2.0]);
         assert_eq!(lifted.pixels, vec![255, 100, 20, 255, 0, 255]);
         assert_eq!((lifted.width, lifted.height), (1, 2));
+    }
+
+    /// A photo under a veil: 1 % ink at (10, 20, 30), the rest faces at (230, 220, 200), both
+    /// seen through 0.4 of a grey of 200, as `photo-conditions.sh`'s "veil" shoots them.
+    fn veiled() -> Rgb {
+        let veil = |v: u8| (0.6 * v as f32 + 0.4 * 200.0) as u8;
+        let pixels = (0..10_000)
+            .flat_map(|k| {
+                if k % 100 == 0 {
+                    [10, 20, 30]
+                } else {
+                    [230, 220, 200]
+                }
+            })
+            .map(veil)
+            .collect();
+        Rgb::new(100, 100, pixels).expect("image")
+    }
+
+    #[test]
+    fn a_veil_is_measured_at_the_ink_and_taken_off() {
+        let image = veiled();
+        // 0.6 × ink + 80: the ink is darker than the 0.5 % quantile's share, faces are not.
+        assert_eq!(image.black_levels(), [86.0, 92.0, 98.0]);
+        let clear = image.with_black(image.black_levels(), 0.0);
+        assert_eq!(&clear.pixels[..3], &[0, 0, 0]);
+        // The faces (218, 212, 200 under the veil) keep their order and get their contrast
+        // back: 255 × (218 − 86) / (255 − 86) = 199.
+        assert_eq!(&clear.pixels[3..6], &[199, 187, 165]);
+        // Down to a floor of 32: 32 + 223 × (218 − 86) / (255 − 86) = 206.
+        let to_32 = image.with_black(image.black_levels(), 32.0);
+        assert_eq!(&to_32.pixels[..6], &[32, 32, 32, 206, 196, 176]);
+        // A clear photo's ink is its black: nothing to take off.
+        let pixels = (0..10_000)
+            .flat_map(|k| {
+                if k % 100 == 0 {
+                    [0, 0, 0]
+                } else {
+                    [230, 220, 200]
+                }
+            })
+            .collect();
+        let sharp = Rgb::new(100, 100, pixels).expect("image");
+        assert_eq!(sharp.black_levels(), [0.0; 3]);
+        assert_eq!(sharp.with_black([0.0; 3], 0.0).pixels, sharp.pixels);
+    }
+
+    #[test]
+    fn black_levels_sample_a_grid_of_a_large_photo() {
+        // 2,000 × 1,000 pixels in a black and white checkerboard: sampled at every second
+        // pixel, half the samples are black (the rows alternate), and so is the black level.
+        let pixels = (0..2_000_000u32)
+            .flat_map(|k| {
+                if (k / 2_000 + k) % 2 == 0 {
+                    [0u8; 3]
+                } else {
+                    [255u8; 3]
+                }
+            })
+            .collect();
+        let image = Rgb::new(2_000, 1_000, pixels).expect("image");
+        assert_eq!(image.black_levels(), [0.0; 3]);
     }
 
     #[test]
