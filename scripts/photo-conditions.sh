@@ -30,14 +30,11 @@ cd "$ROOT"
 SEEDS=${SEEDS:-$(seq 38 57)}
 CONDITIONS=${CONDITIONS:-as-shot dim45 dim25 bright warm cool veil gamma2 blur2 motion11 noise12 jpeg20 vga}
 OUT=${OUT:-target/conditions}
-PY=${TRAIN_PYTHON:-.venv-train/bin/python}
 
 # shellcheck source=scripts/ort-env.sh
 . "$ROOT/scripts/ort-env.sh" photo-conditions
-if [ ! -x "$PY" ]; then
-  echo "photo-conditions: $PY is missing; create .venv-train (models/training/requirements.txt)" >&2
-  exit 1
-fi
+# shellcheck source=scripts/train-env.sh
+. "$ROOT/scripts/train-env.sh" photo-conditions
 [ -n "${REPORT:-}" ] || cargo build --release --quiet --example fixture_report
 REPORT=${REPORT:-target/release/examples/fixture_report}
 

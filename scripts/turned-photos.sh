@@ -17,14 +17,11 @@ cd "$ROOT"
 
 SEEDS=${SEEDS:-$(seq 8 12)}
 OUT=${OUT:-target/turned}
-PY=${TRAIN_PYTHON:-.venv-train/bin/python}
 
 # shellcheck source=scripts/ort-env.sh
 . "$ROOT/scripts/ort-env.sh" turned-photos
-if [ ! -x "$PY" ]; then
-  echo "turned-photos: $PY is missing; create .venv-train (models/training/requirements.txt)" >&2
-  exit 1
-fi
+# shellcheck source=scripts/train-env.sh
+. "$ROOT/scripts/train-env.sh" turned-photos
 [ -n "${BIN:-}" ] || cargo build --release --quiet --bin riichi-lens
 BIN=${BIN:-target/release/riichi-lens}
 

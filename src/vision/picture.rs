@@ -1301,21 +1301,19 @@ mod tests {
         assert_eq!((lifted.width, lifted.height), (1, 2));
     }
 
+    /// 100 × 100 pixels: 1 % of them `ink`, the rest `face`.
+    fn inked(ink: [u8; 3], face: [u8; 3]) -> Vec<u8> {
+        (0..10_000)
+            .flat_map(|k| if k % 100 == 0 { ink } else { face })
+            .collect()
+    }
+
     /// A photo under a veil: 1 % ink at (10, 20, 30), the rest faces at (230, 220, 200), both
     /// seen through 0.4 of a grey of 200, as `photo-conditions.sh`'s "veil" shoots them.
     fn veiled() -> Rgb {
         let veil = |v: u8| (0.6 * v as f32 + 0.4 * 200.0) as u8;
-        let pixels = (0..10_000)
-            .flat_map(|k| {
-                if k % 100 == 0 {
-                    [10, 20, 30]
-                } else {
-                    [230, 220, 200]
-                }
-            })
-            .map(veil)
-            .collect();
-        Rgb::new(100, 100, pixels).expect("image")
+        let pixels = inked([10, 20, 30], [230, 220, 200]);
+        Rgb::new(100, 100, pixels.into_iter().map(veil).collect()).expect("image")
     }
 
     #[test]
@@ -1332,15 +1330,7 @@ mod tests {
         let to_32 = image.with_black(image.black_levels(), 32.0);
         assert_eq!(&to_32.pixels[..6], &[32, 32, 32, 206, 196, 176]);
         // A clear photo's ink is its black: nothing to take off.
-        let pixels = (0..10_000)
-            .flat_map(|k| {
-                if k % 100 == 0 {
-                    [0, 0, 0]
-                } else {
-                    [230, 220, 200]
-                }
-            })
-            .collect();
+        let pixels = inked([0, 0, 0], [230, 220, 200]);
         let sharp = Rgb::new(100, 100, pixels).expect("image");
         assert_eq!(sharp.black_levels(), [0.0; 3]);
         assert_eq!(sharp.with_black([0.0; 3], 0.0).pixels, sharp.pixels);
