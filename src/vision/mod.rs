@@ -476,6 +476,10 @@ pub struct Settings {
     /// channel, a veil of light over it, is read with that veil taken off down to
     /// [`CLEAR_BLACK`] ([`Rgb::with_black`]); 0 (or over 254) turns it off.
     pub haze_black: f32,
+    /// A photo whose tile faces' brightest channel is under this (0–255), darker than the
+    /// models were trained on, is brightened as [`Settings::dim_below`] says even when its
+    /// tiles already lay out a complete hand; 0 turns it off.
+    pub dark_below: f32,
 }
 
 /// [`Recognizer::read_encoded`] first decodes a large JPEG reduced to no less than this long
@@ -545,6 +549,11 @@ impl Default for Settings {
             // to `CLEAR_BLACK` it costs none, and held-out fixtures seen through a veil of 0.4
             // read 385 of 400 exactly (357 as they are; model card, "Photos under a veil").
             haze_black: 72.0,
+            // Darker than the synthetic scenes' faces go (about 80), a complete hand read as it
+            // is was too often a wrong one: held-out fixtures dimmed to 0.25 read 381 of 400
+            // exactly lifted whatever they read, 367 lifted only when incomplete (model card,
+            // "Photos in deep shade").
+            dark_below: 80.0,
         }
     }
 }
@@ -753,8 +762,9 @@ impl Recognizer {
     /// A photo that is only dark, not tinted, is read as it is when its tiles already lay out
     /// a complete hand: the models read many dark photos well (the synthetic scenes go down to
     /// faces at 80), and brightening one amplifies its noise, which made a dark held-out
-    /// fixture that read exactly read wrong (model card, "a dim-light trigger"). A warm photo
-    /// is lifted whatever it reads, as it misreads tiles into complete but false hands.
+    /// fixture that read exactly read wrong (model card, "a dim-light trigger"). A warm photo,
+    /// and one darker than the synthetic scenes (see [`Settings::dark_below`]), is lifted
+    /// whatever it reads, as it misreads tiles into complete but false hands.
     ///
     /// A photo under a veil of light (see [`Settings::haze_black`]) is detected and read with
     /// the veil taken off instead, whatever it reads as it is (see
@@ -782,10 +792,13 @@ impl Recognizer {
             .face
             .is_some_and(|face| picture::tinted(face, tint_floor));
         let reads_a_hand = || read.makes_a_hand(image.width, image.height);
+        let very_dark = read
+            .face
+            .is_some_and(|face| picture::brightest_channel(face) < self.settings.dark_below);
         // The sure faint boxes are added once the light is settled: a tile they add may complete
         // a dark photo's hand, which then would not be lifted and read better (fixture
         // 13-closed-dim dimmed to 0.3 lost its set-apart winning tile so).
-        let Some(gains) = gains.filter(|_| tinted || !reads_a_hand()) else {
+        let Some(gains) = gains.filter(|_| tinted || very_dark || !reads_a_hand()) else {
             let faint = self.keep_sure_faint(sight, &mut read, found.faint)?;
             return Ok(InLight {
                 read,

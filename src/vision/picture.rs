@@ -1017,7 +1017,7 @@ pub fn light_gains(
     tint_floor: f32,
 ) -> Option<[f32; 3]> {
     let face = face.map(|v| v.max(1.0));
-    let brightest = face[0].max(face[1]).max(face[2]);
+    let brightest = brightest_channel(face);
     let dim = brightest < dim_below;
     if !dim && !tinted(face, tint_floor) {
         return None;
@@ -1033,11 +1033,16 @@ pub fn light_gains(
     }))
 }
 
+/// The brightest channel of colour `face`.
+pub fn brightest_channel(face: [f32; 3]) -> f32 {
+    face[0].max(face[1]).max(face[2])
+}
+
 /// Whether faces of colour `face` are more tinted than `tint_floor` allows: their dimmest
 /// channel under that share of their brightest (channels under 1 count as 1).
 pub fn tinted(face: [f32; 3], tint_floor: f32) -> bool {
     let face = face.map(|v| v.max(1.0));
-    let brightest = face[0].max(face[1]).max(face[2]);
+    let brightest = brightest_channel(face);
     let dimmest = face[0].min(face[1]).min(face[2]);
     dimmest < tint_floor * brightest
 }
