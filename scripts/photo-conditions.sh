@@ -19,6 +19,7 @@
 #   blur2      Gaussian blur of sigma 2 px   motion11   horizontal motion blur over 11 px
 #   noise12    Gaussian noise of sigma 12 levels          jpeg20   JPEG quality 20
 #   vga        half size, noise of sigma 6, JPEG quality 85 (a cheap webcam's frame)
+#   dimnoisy   every channel x 0.25, then noise of sigma 6 (a dim room's noisy photo)
 #
 # The fixtures come from target/heldout/seedN/ and are rendered there when missing (as scripts/heldout-fixtures.sh
 # does); the re-shot photos and the reports go to target/conditions/. Needs .venv-train
@@ -28,7 +29,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
 SEEDS=${SEEDS:-$(seq 38 57)}
-CONDITIONS=${CONDITIONS:-as-shot dim45 dim25 bright warm cool veil gamma2 blur2 motion11 noise12 jpeg20 vga}
+CONDITIONS=${CONDITIONS:-as-shot dim45 dim25 bright warm cool veil gamma2 blur2 motion11 noise12 jpeg20 vga dimnoisy}
 OUT=${OUT:-target/conditions}
 
 # shellcheck source=scripts/ort-env.sh
@@ -55,6 +56,9 @@ import numpy as np
 
 out, conditions, seeds = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
 rng = np.random.default_rng(0)
+# The conditions added later draw their noise from their own generator, so that the earlier ones
+# re-shoot as they did.
+later_rng = np.random.default_rng(1)
 
 
 def gains(r, g, b):
@@ -91,6 +95,7 @@ CHANGES = {
     "noise12": (noise(12), 95, 1.0),
     "jpeg20": (lambda im: im, 20, 1.0),
     "vga": (half, 85, 0.5),
+    "dimnoisy": (lambda im: np.clip(im.astype(np.float32) * 0.25 + later_rng.normal(0, 6, im.shape), 0, 255), 95, 1.0),
 }
 unknown = [c for c in conditions if c not in CHANGES]
 if unknown:
