@@ -931,12 +931,10 @@ fn a_white_dragon_told_among_backs_keeps_its_box_score() {
 /// list holds such an entry: a tile missed (`:5z`) or misread (`:5z->back`) with a rule off.
 fn assert_each_read_with(
     cases: &[(&str, &str)],
-    change: impl Fn(&mut Settings),
+    change: impl FnOnce(&mut Settings),
     listed: impl Fn(&Outcome) -> &Vec<String>,
 ) {
-    let mut recognizer =
-        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
-    change(&mut recognizer.settings);
+    let mut recognizer = recognizer_with(change);
     for &(prefix, end) in cases {
         let fixture = &regressions(&[prefix])[0];
         let outcome = run(&mut recognizer, fixture);
@@ -1181,15 +1179,10 @@ fn photos_in_dim_light_are_read_as_in_white_light() {
 #[test]
 fn a_photo_darker_than_the_models_know_is_brightened_whatever_it_reads() {
     let prefixes = ["seed15-13-", "seed93-14-"];
-    let mut recognizer =
-        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
-    recognizer.settings.dark_below = 0.0;
-    for fixture in regressions(&prefixes) {
-        let outcome = run(&mut recognizer, &fixture);
+    for (name, outcome) in read_regressions_with(&prefixes, |s| s.dark_below = 0.0) {
         assert!(
             !outcome.tiles_exact() || !outcome.wall_missed.is_empty(),
-            "{} read as it is: {}",
-            fixture.name,
+            "{name} read as it is: {}",
             outcome.summary()
         );
     }
@@ -1209,15 +1202,12 @@ fn a_photo_darker_than_the_models_know_is_brightened_whatever_it_reads() {
 #[test]
 fn a_noisy_dark_photo_is_smoothed_before_it_is_read() {
     let prefixes = ["dimnoisy41-07-", "dimnoisy46-09-"];
-    let mut recognizer =
-        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
-    recognizer.settings.smooth_noise_above = f32::INFINITY;
-    for fixture in regressions(&prefixes) {
-        let outcome = run(&mut recognizer, &fixture);
+    for (name, outcome) in
+        read_regressions_with(&prefixes, |s| s.smooth_noise_above = f32::INFINITY)
+    {
         assert!(
             !outcome.exact() && outcome.flagged,
-            "{} read unsmoothed: {}",
-            fixture.name,
+            "{name} read unsmoothed: {}",
             outcome.summary()
         );
     }
@@ -1352,12 +1342,27 @@ fn json(reading: &PhotoReading) -> serde_json::Value {
     serde_json::to_value(reading).expect("a reading serializes")
 }
 
+/// A recognizer of the committed models with the default settings changed by `change`.
+fn recognizer_with(change: impl FnOnce(&mut Settings)) -> Recognizer {
+    let mut recognizer =
+        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
+    change(&mut recognizer.settings);
+    recognizer
+}
+
 /// The regression fixtures of `prefixes` read with the second opinion turned off, with their
 /// names.
 fn read_with_the_first_detector_alone(prefixes: &[&str]) -> Vec<(String, Outcome)> {
-    let mut recognizer =
-        Recognizer::load_default().unwrap_or_else(|e| panic!("cannot load the recognizer: {e}"));
-    recognizer.settings.second_opinion = false;
+    read_regressions_with(prefixes, |settings| settings.second_opinion = false)
+}
+
+/// The regression fixtures of `prefixes` read with the settings changed by `change` (a rule
+/// turned off, to show what it does), with their names.
+fn read_regressions_with(
+    prefixes: &[&str],
+    change: impl FnOnce(&mut Settings),
+) -> Vec<(String, Outcome)> {
+    let mut recognizer = recognizer_with(change);
     regressions(prefixes)
         .into_iter()
         .map(|fixture| (fixture.name.clone(), run(&mut recognizer, &fixture)))
