@@ -20,6 +20,7 @@
 #   noise12    Gaussian noise of sigma 12 levels          jpeg20   JPEG quality 20
 #   vga        half size, noise of sigma 6, JPEG quality 85 (a cheap webcam's frame)
 #   dimnoisy   every channel x 0.25, then noise of sigma 6 (a dim room's noisy photo)
+#   bright125  every channel x 1.25          bright2    every channel x 2 (over- and overexposed)
 #
 # The fixtures come from target/heldout/seedN/ and are rendered there when missing (as scripts/heldout-fixtures.sh
 # does); the re-shot photos and the reports go to target/conditions/. Needs .venv-train
@@ -29,7 +30,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
 SEEDS=${SEEDS:-$(seq 38 57)}
-CONDITIONS=${CONDITIONS:-as-shot dim45 dim25 bright warm cool veil gamma2 blur2 motion11 noise12 jpeg20 vga dimnoisy}
+CONDITIONS=${CONDITIONS:-as-shot dim45 dim25 bright warm cool veil gamma2 blur2 motion11 noise12 jpeg20 vga dimnoisy bright125 bright2}
 OUT=${OUT:-target/conditions}
 
 # shellcheck source=scripts/ort-env.sh
@@ -96,6 +97,8 @@ CHANGES = {
     "jpeg20": (lambda im: im, 20, 1.0),
     "vga": (half, 85, 0.5),
     "dimnoisy": (lambda im: np.clip(im.astype(np.float32) * 0.25 + later_rng.normal(0, 6, im.shape), 0, 255), 95, 1.0),
+    "bright125": (gains(1.25, 1.25, 1.25), 95, 1.0),
+    "bright2": (gains(2.0, 2.0, 2.0), 95, 1.0),
 }
 unknown = [c for c in conditions if c not in CHANGES]
 if unknown:

@@ -136,6 +136,18 @@ impl Rgb {
         }
     }
 
+    /// The image with its levels (as 0–1) raised to the power `gamma`: black and white stay
+    /// where they are, and a gamma over 1 darkens the levels between, the middle ones most.
+    pub fn with_gamma(&self, gamma: f32) -> Rgb {
+        let table: [u8; 256] =
+            std::array::from_fn(|v| (255.0 * (v as f32 / 255.0).powf(gamma) + 0.5) as u8);
+        Rgb {
+            width: self.width,
+            height: self.height,
+            pixels: self.pixels.iter().map(|&v| table[v as usize]).collect(),
+        }
+    }
+
     /// The image with each channel multiplied by its gain (values over 255 saturate).
     pub fn with_gains(&self, gains: [f32; 3]) -> Rgb {
         let pixels = self
@@ -1354,6 +1366,15 @@ mod tests {
         let lifted = image.with_gains([1.5, 1.0, 2.0]);
         assert_eq!(lifted.pixels, vec![255, 100, 20, 255, 0, 255]);
         assert_eq!((lifted.width, lifted.height), (1, 2));
+    }
+
+    #[test]
+    fn gamma_darkens_the_mid_tones_and_keeps_white() {
+        let image = Rgb::new(2, 1, vec![255, 0, 128, 200, 250, 64]).expect("image");
+        let darker = image.with_gamma(2.0);
+        // 255 (128/255)^2 = 64.25, (200/255)^2 = 156.86, (250/255)^2 = 245.1, (64/255)^2 = 16.06.
+        assert_eq!(darker.pixels, vec![255, 0, 64, 157, 245, 16]);
+        assert_eq!((darker.width, darker.height), (2, 1));
     }
 
     /// 100 × 100 pixels: 1 % of them `ink`, the rest `face`.
