@@ -844,20 +844,26 @@ impl Recognizer {
         if very_dark && image.noise_level() * gain > self.settings.smooth_noise_above {
             brightened = brightened.smoothed();
         }
-        let mut lifted = Sight::owning(brightened);
-        let lifted_found = self.detect(lifted.image())?;
-        let mut lifted_read = self.read_boxes(&mut lifted, lifted_found.sure)?;
-        let lifted_faint =
-            self.keep_sure_faint(&mut lifted, &mut lifted_read, lifted_found.faint)?;
+        let lifted = self.read_anew(brightened)?;
         // A very dark photo's hand read complete as it is, and not once brightened, lost a
         // tile to the brightened noise more often than the brightening found one.
-        if as_is_complete && !lifted_read.makes_a_hand(width, height) {
+        if as_is_complete && !lifted.read.makes_a_hand(width, height) {
             return self.read_as_it_is(sight, read, found.faint);
         }
+        Ok(lifted)
+    }
+
+    /// Detects and reads `image`, the photo changed (its light lifted, a veil taken off),
+    /// with the sure faint boxes added; the reading holds `image` as the photo read.
+    fn read_anew<'a>(&mut self, image: Rgb) -> Result<InLight<'a>, VisionError> {
+        let mut sight = Sight::owning(image);
+        let found = self.detect(sight.image())?;
+        let mut read = self.read_boxes(&mut sight, found.sure)?;
+        let faint = self.keep_sure_faint(&mut sight, &mut read, found.faint)?;
         Ok(InLight {
-            read: lifted_read,
-            faint: lifted_faint,
-            lifted: Some(lifted),
+            read,
+            faint,
+            lifted: Some(sight),
         })
     }
 
@@ -886,37 +892,21 @@ impl Recognizer {
     fn read_darkened<'a>(
         &mut self,
         sight: &mut Sight<'_>,
-        mut read: ReadTiles,
+        read: ReadTiles,
         faint: Vec<(RotatedBox, f32)>,
     ) -> Result<InLight<'a>, VisionError> {
-        let faint = self.keep_sure_faint(sight, &mut read, faint)?;
-        let image = sight.image();
-        let (width, height) = (image.width, image.height);
-        let mut darker = Sight::owning(image.with_gamma(OVEREXPOSED_GAMMA));
-        let found = self.detect(darker.image())?;
-        let mut dark_read = self.read_boxes(&mut darker, found.sure)?;
-        let dark_faint = self.keep_sure_faint(&mut darker, &mut dark_read, found.faint)?;
+        let (width, height) = (sight.image().width, sight.image().height);
+        let as_it_is = self.read_as_it_is(sight, read, faint)?;
+        let darker = self.read_anew(sight.image().with_gamma(OVEREXPOSED_GAMMA))?;
         let darker_better = match (
-            read.makes_a_hand(width, height),
-            dark_read.makes_a_hand(width, height),
+            as_it_is.read.makes_a_hand(width, height),
+            darker.read.makes_a_hand(width, height),
         ) {
             (false, true) => true,
             (true, false) => false,
-            _ => dark_read.mean_confidence() > read.mean_confidence(),
+            _ => darker.read.mean_confidence() > as_it_is.read.mean_confidence(),
         };
-        Ok(if darker_better {
-            InLight {
-                read: dark_read,
-                faint: dark_faint,
-                lifted: Some(darker),
-            }
-        } else {
-            InLight {
-                read,
-                faint,
-                lifted: None,
-            }
-        })
+        Ok(if darker_better { darker } else { as_it_is })
     }
 
     /// `read`, the photo's sure boxes read as it is, with the sure faint boxes added (see
@@ -951,15 +941,8 @@ impl Recognizer {
         if black.iter().any(|&b| b < floor) {
             return Ok(None);
         }
-        let mut clear = Sight::owning(image.with_black(black, CLEAR_BLACK));
-        let found = self.detect(clear.image())?;
-        let mut read = self.read_boxes(&mut clear, found.sure)?;
-        let faint = self.keep_sure_faint(&mut clear, &mut read, found.faint)?;
-        Ok(Some(InLight {
-            read,
-            faint,
-            lifted: Some(clear),
-        }))
+        self.read_anew(image.with_black(black, CLEAR_BLACK))
+            .map(Some)
     }
 
     /// Reads the faint boxes (the best [`FAINT_TRIED`]) that lie where no tile of `read` was
