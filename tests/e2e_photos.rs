@@ -1184,17 +1184,11 @@ fn photos_in_dim_light_are_read_as_in_white_light() {
 /// dead wall's backs. Brightened, every tile of both is read (measured 2026-12-07).
 #[test]
 fn a_photo_darker_than_the_models_know_is_brightened_whatever_it_reads() {
-    let prefixes = ["seed15-13-", "seed93-14-"];
-    for (name, outcome) in read_regressions_with(&prefixes, |s| s.dark_below = 0.0) {
-        assert!(
-            !outcome.tiles_exact() || !outcome.wall_missed.is_empty(),
-            "{name} read as it is: {}",
-            outcome.summary()
-        );
-    }
-    for outcome in assert_regressions_read_exactly(&prefixes) {
-        assert_eq!(outcome.summary(), "exact", "{}", outcome.name);
-    }
+    assert_the_rule_reads_them(
+        &["seed15-13-", "seed93-14-"],
+        |s| s.dark_below = 0.0,
+        |outcome| !outcome.tiles_exact() || !outcome.wall_missed.is_empty(),
+    );
 }
 
 /// Photos of a dim room are noisy, and brightening one brightens its noise: such a photo is
@@ -1207,17 +1201,11 @@ fn a_photo_darker_than_the_models_know_is_brightened_whatever_it_reads() {
 /// 2026-12-07).
 #[test]
 fn a_noisy_dark_photo_is_smoothed_before_it_is_read() {
-    let prefixes = ["dimnoisy41-07-", "dimnoisy46-09-"];
-    for (name, outcome) in
-        read_regressions_with(&prefixes, |s| s.smooth_noise_above = f32::INFINITY)
-    {
-        assert!(
-            !outcome.exact() && outcome.flagged,
-            "{name} read unsmoothed: {}",
-            outcome.summary()
-        );
-    }
-    assert_regressions_read_exactly(&prefixes);
+    assert_the_rule_reads_them(
+        &["dimnoisy41-07-", "dimnoisy46-09-"],
+        |s| s.smooth_noise_above = f32::INFINITY,
+        |outcome| !outcome.exact() && outcome.flagged,
+    );
 }
 
 /// A webcam that sets its exposure by a dark mat overexposes the tiles: their faces clip at
@@ -1230,15 +1218,29 @@ fn a_noisy_dark_photo_is_smoothed_before_it_is_read() {
 /// 2026-12-07).
 #[test]
 fn an_overexposed_photo_is_read_again_darkened() {
-    let prefixes = ["bright41-07-", "bright43-08-"];
-    for (name, outcome) in read_regressions_with(&prefixes, |s| s.clipped_above = 0.0) {
+    assert_the_rule_reads_them(
+        &["bright41-07-", "bright43-08-"],
+        |s| s.clipped_above = 0.0,
+        |outcome| !outcome.hand_and_points_right(),
+    );
+}
+
+/// Asserts that each regression fixture of `prefixes` reads as `worse` says with the rule
+/// turned off (`rule_off` made to the settings), and every tile of it exactly with the
+/// defaults.
+fn assert_the_rule_reads_them(
+    prefixes: &[&str],
+    rule_off: impl FnOnce(&mut Settings),
+    worse: impl Fn(&Outcome) -> bool,
+) {
+    for (name, outcome) in read_regressions_with(prefixes, rule_off) {
         assert!(
-            !outcome.hand_and_points_right(),
-            "{name} read as it is: {}",
+            worse(&outcome),
+            "{name} read with the rule off: {}",
             outcome.summary()
         );
     }
-    for outcome in assert_regressions_read_exactly(&prefixes) {
+    for outcome in assert_regressions_read_exactly(prefixes) {
         assert_eq!(outcome.summary(), "exact", "{}", outcome.name);
     }
 }
