@@ -874,7 +874,7 @@ impl Recognizer {
             && above <= 255.0
             && read
                 .face
-                .is_some_and(|face| face.iter().all(|&c| c >= above))
+                .is_some_and(|face| picture::dimmest_channel(face) >= above)
     }
 
     /// Reads the photo in `sight`, whose sure boxes read as `read`, again with its levels
@@ -3560,8 +3560,8 @@ fn reads_better_across(
     across: &ReadTiles,
     complete: impl FnOnce() -> bool,
 ) -> bool {
-    let surely = |r: &ReadTiles| r.tiles.iter().map(|d| d.confidence).sum::<f32>();
-    !lie_across(across) && (surely(across) >= ACROSS_SURELY * surely(read) || complete())
+    !lie_across(across)
+        && (across.summed_confidence() >= ACROSS_SURELY * read.summed_confidence() || complete())
 }
 
 /// The share of a photo's tiles' summed confidence as it lies that its tiles read turned a
@@ -3883,10 +3883,14 @@ impl ReadTiles {
             .is_some_and(|hand| hand.complete)
     }
 
+    /// The sum of the tiles' confidences.
+    fn summed_confidence(&self) -> f32 {
+        self.tiles.iter().map(|d| d.confidence).sum()
+    }
+
     /// The mean of the tiles' confidences, 0 for none.
     fn mean_confidence(&self) -> f32 {
-        let sum: f32 = self.tiles.iter().map(|d| d.confidence).sum();
-        sum / self.tiles.len().max(1) as f32
+        self.summed_confidence() / self.tiles.len().max(1) as f32
     }
 }
 

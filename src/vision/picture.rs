@@ -1100,13 +1100,17 @@ pub fn brightest_channel(face: [f32; 3]) -> f32 {
     face[0].max(face[1]).max(face[2])
 }
 
+/// The dimmest channel of colour `face`.
+pub fn dimmest_channel(face: [f32; 3]) -> f32 {
+    face[0].min(face[1]).min(face[2])
+}
+
 /// Whether faces of colour `face` are more tinted than `tint_floor` allows: their dimmest
 /// channel under that share of their brightest (channels under 1 count as 1).
 pub fn tinted(face: [f32; 3], tint_floor: f32) -> bool {
     let face = face.map(|v| v.max(1.0));
     let brightest = brightest_channel(face);
-    let dimmest = face[0].min(face[1]).min(face[2]);
-    dimmest < tint_floor * brightest
+    dimmest_channel(face) < tint_floor * brightest
 }
 
 /// How far the tint of colour `a` is from `b`'s: each scaled to its brightest channel, the
