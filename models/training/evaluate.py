@@ -7,7 +7,8 @@ Reports:
  * synthetic held-out test scenes (.cache-train/det/test_*.npz, generated with seed 2): per-tile accuracy
    (missed tiles count as errors), detection precision/recall, share of scenes read perfectly;
  * camerash real crops mapped to riichi classes (held-out 30% split, never trained on) + all crops;
- * roboflow test split (4 photos, never trained on): tile P/R through the full pipeline;
+ * roboflow test split (4 photos, never trained on): tile P/R through the full pipeline (with --through-runtime, the
+   Rust runtime's), and the peer's on the same 640x360 pixels when --peer-python is given;
  * eval photos (path argument): per image precision / recall / F1 of tile kinds, with and without the
    red-five distinction, and whether the labelled row was read completely; the peer mahjong-detector==0.0.6
    is run on the same photos in the same run (subprocess in its own venv), and with --runtime the Rust
@@ -374,11 +375,32 @@ def eval_camerash_photos(rec, dataset_dir, peer_python=None, runtime=None):
     return res
 
 
-def eval_roboflow_test(rec):
+def eval_roboflow_test(rec, peer_python=None):
+    """The roboflow test split's tiles read by `rec`, and by the peer (in its own venv) when `peer_python` is given:
+    each photo restored to 640x360 (`roboflow_image`) and written as a PNG for the peer, so both read the same
+    pixels."""
+    photos = real_data.roboflow_boxes("test")
+    out = score_roboflow([rec(im) for im, _ in photos], [bb for _, bb in photos])
+    if peer_python:
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for i, (im, _) in enumerate(photos):
+                paths.append(os.path.join(d, f"{i}.png"))
+                cv2.imwrite(paths[-1], cv2.cvtColor(im, cv2.COLOR_RGB2BGR))
+            pj, error = peer_readings(peer_python, paths)
+        if error:
+            out["peer_error"] = error
+        else:
+            out["peer"] = score_roboflow([pj[p]["tiles"] for p in paths], [bb for _, bb in photos])
+    return out
+
+
+def score_roboflow(readings, boxes):
+    """Tile precision and recall of `readings` (one list of predictions per photo) against the roboflow labels."""
     tp = n_lab = n_pred = 0
     det_tp = 0
-    for im, bb in real_data.roboflow_boxes("test"):
-        preds = rec(im)
+    for preds, bb in zip(readings, boxes):
         labels = [{"code": c if c else "?", "box": [x1, y1, x2, y2]} for c, x1, y1, x2, y2 in bb]
         pairs, extra = match_boxes(preds, labels)
         for li, pj in pairs:
@@ -528,8 +550,13 @@ def main():
         print("camerash", json.dumps({k: {kk: vv for kk, vv in v.items() if kk != "errors"} for k, v in out["camerash"].items()}), flush=True)
         print("  camerash test errors (true, pred):", out["camerash"]["test"]["errors"], flush=True)
     if "roboflow" not in skip:
-        out["roboflow_test"] = eval_roboflow_test(reader)
-        print("roboflow test", json.dumps(out["roboflow_test"]), flush=True)
+        out["roboflow_test"] = eval_roboflow_test(reader, args.peer_python)
+        rf = {k: v for k, v in out["roboflow_test"].items() if k not in ("peer", "peer_error")}
+        print("roboflow test", "runtime" if args.through_runtime else "reference", json.dumps(rf), flush=True)
+        if "peer" in out["roboflow_test"]:
+            print("roboflow test peer", json.dumps(out["roboflow_test"]["peer"]), flush=True)
+        if "peer_error" in out["roboflow_test"]:
+            print("roboflow test peer failed:", out["roboflow_test"]["peer_error"], flush=True)
     if "photos" not in skip and args.eval_photos:
         out["photos"] = eval_photos(rec, args.eval_photos, args.peer_python, args.dump_dir, args.runtime)
         ph = out["photos"]
