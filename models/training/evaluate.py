@@ -5,7 +5,8 @@ nice -n 19 .venv-train/bin/python models/training/evaluate.py --eval-photos ../s
 
 Reports:
  * synthetic held-out test scenes (.cache-train/det/test_*.npz, generated with seed 2): per-tile accuracy
-   (missed tiles count as errors), detection precision/recall, share of scenes read perfectly;
+   (missed tiles count as errors), detection precision/recall, share of scenes read perfectly; with --peer-python,
+   the face-up tiles read by ours and by the peer on its terms (no backs, red fives as plain fives);
  * camerash real crops mapped to riichi classes (held-out 30% split, never trained on) + all crops;
  * roboflow test split (4 photos, never trained on): tile P/R through the full pipeline (with --through-runtime, the
    Rust runtime's), and the peer's on the same 640x360 pixels when --peer-python is given;
@@ -59,6 +60,57 @@ def width_band(g):
     i = next(i for i in range(len(WIDTH_BANDS) - 1) if w < WIDTH_BANDS[i + 1])
     hi = WIDTH_BANDS[i + 1]
     return f"{WIDTH_BANDS[i]}-{hi}px" if hi < WIDTH_BANDS[-1] else f"{WIDTH_BANDS[i]}px+"
+
+
+def faces_compared(reader, peer_python, name="test", cast=None):
+    """The synthetic scenes' face-up tiles read by `reader` and by the peer, on the peer's terms: it has no tile back
+    and no red-five class, so backs are left out and a red five counts as its plain five on both sides. Per tile
+    (found and read right), detection recall, and scenes whose every face is read right. The scenes are written as
+    PNGs for the peer (in its own venv), which reads them all in one process."""
+    import tempfile
+    from train_det import load_scenes
+    scenes = load_scenes(name)
+    if cast:
+        scenes = [(np.clip(im.astype(np.float32) * np.array(cast, np.float32), 0, 255).astype(np.uint8), labs)
+                  for im, labs in scenes]
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for i, (im, _) in enumerate(scenes):
+            paths.append(os.path.join(d, f"{i}.png"))
+            cv2.imwrite(paths[-1], cv2.cvtColor(im, cv2.COLOR_RGB2BGR))
+        pj, error = peer_readings(peer_python, paths)
+    if error:
+        return {"peer_error": error}
+    peer = [[dict(t, det_score=t["confidence"]) for t in pj[p]["tiles"]] for p in paths]
+    ours = [reader(im) for im, _ in scenes]
+    out = {}
+    for who, readings in (("ours", ours), ("peer", peer)):
+        tiles = right = found = perfect = 0
+        for (_, labs), res in zip(scenes, readings):
+            used, scene_ok = set(), True
+            for g in labs:
+                if g[6] or CLASSES[int(g[0])] == "back":
+                    continue
+                best = None
+                for j, r in enumerate(res):
+                    if j not in used and in_rbox(*box_centre(r), g, 0.8) and (
+                            best is None or r["det_score"] > res[best]["det_score"]):
+                        best = j
+                tiles += 1
+                if best is None:
+                    scene_ok = False
+                    continue
+                used.add(best)
+                found += 1
+                code = CLASSES[int(g[0])]
+                if NORED.get(res[best]["tile"], res[best]["tile"]) == NORED.get(code, code):
+                    right += 1
+                else:
+                    scene_ok = False
+            perfect += scene_ok
+        out[who] = {"faces": tiles, "per_face_accuracy": right / max(1, tiles), "detection_recall": found / max(1, tiles),
+                    "scenes_with_every_face_right": perfect / max(1, len(scenes))}
+    return out
 
 
 def box_centre(r):
@@ -545,6 +597,10 @@ def main():
         out["synthetic"] = eval_synthetic(reader, args.synthetic_scenes, args.synthetic_set,
                                           [float(v) for v in args.cast.split(",")] if args.cast else None)
         print("synthetic", json.dumps(out["synthetic"]), flush=True)
+        if args.peer_python:
+            out["synthetic_faces"] = faces_compared(reader, args.peer_python, args.synthetic_set,
+                                                    [float(v) for v in args.cast.split(",")] if args.cast else None)
+            print("synthetic faces, ours and the peer's", json.dumps(out["synthetic_faces"]), flush=True)
     if "camerash" not in skip:
         out["camerash"] = eval_camerash(rec)
         print("camerash", json.dumps({k: {kk: vv for kk, vv in v.items() if kk != "errors"} for k, v in out["camerash"].items()}), flush=True)
