@@ -67,21 +67,15 @@ def faces_compared(reader, peer_python, name="test", cast=None):
     and no red-five class, so backs are left out and a red five counts as its plain five on both sides. Per tile
     (found and read right), detection recall, and scenes whose every face is read right. The scenes are written as
     PNGs for the peer (in its own venv), which reads them all in one process."""
-    import tempfile
     from train_det import load_scenes
     scenes = load_scenes(name)
     if cast:
         scenes = [(np.clip(im.astype(np.float32) * np.array(cast, np.float32), 0, 255).astype(np.uint8), labs)
                   for im, labs in scenes]
-    with tempfile.TemporaryDirectory() as d:
-        paths = []
-        for i, (im, _) in enumerate(scenes):
-            paths.append(os.path.join(d, f"{i}.png"))
-            cv2.imwrite(paths[-1], cv2.cvtColor(im, cv2.COLOR_RGB2BGR))
-        pj, error = peer_readings(peer_python, paths)
+    peer, error = peer_readings_of_images(peer_python, [im for im, _ in scenes])
     if error:
         return {"peer_error": error}
-    peer = [[dict(t, det_score=t["confidence"]) for t in pj[p]["tiles"]] for p in paths]
+    peer = [[dict(t, det_score=t["confidence"]) for t in tiles] for tiles in peer]
     ours = [reader(im) for im, _ in scenes]
     out = {}
     for who, readings in (("ours", ours), ("peer", peer)):
@@ -340,6 +334,18 @@ def peer_readings(peer_python, paths):
     return json.loads(out.stdout), None
 
 
+def peer_readings_of_images(peer_python, images):
+    """The peer's tiles in each of `images` (RGB arrays), each written as a PNG into a temporary folder and all read
+    in one process: (a list of tile lists, None) or (None, error)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        paths = [os.path.join(d, f"{i}.png") for i in range(len(images))]
+        for path, im in zip(paths, images):
+            cv2.imwrite(path, cv2.cvtColor(im, cv2.COLOR_RGB2BGR))
+        pj, error = peer_readings(peer_python, paths)
+    return (None, error) if error else ([pj[p]["tiles"] for p in paths], None)
+
+
 def eval_photos(rec, path, peer_python, dump_dir=None, runtime=None):
     labels = json.load(open(os.path.join(path, "labels.json")))
     names = [k for k in labels if not k.startswith("_")]
@@ -434,17 +440,11 @@ def eval_roboflow_test(rec, peer_python=None):
     photos = real_data.roboflow_boxes("test")
     out = score_roboflow([rec(im) for im, _ in photos], [bb for _, bb in photos])
     if peer_python:
-        import tempfile
-        with tempfile.TemporaryDirectory() as d:
-            paths = []
-            for i, (im, _) in enumerate(photos):
-                paths.append(os.path.join(d, f"{i}.png"))
-                cv2.imwrite(paths[-1], cv2.cvtColor(im, cv2.COLOR_RGB2BGR))
-            pj, error = peer_readings(peer_python, paths)
+        peer, error = peer_readings_of_images(peer_python, [im for im, _ in photos])
         if error:
             out["peer_error"] = error
         else:
-            out["peer"] = score_roboflow([pj[p]["tiles"] for p in paths], [bb for _, bb in photos])
+            out["peer"] = score_roboflow(peer, [bb for _, bb in photos])
     return out
 
 
