@@ -14,6 +14,7 @@ Reports:
    red-five distinction, and whether the labelled row was read completely; the peer mahjong-detector==0.0.6
    is run on the same photos in the same run (subprocess in its own venv), and with --runtime the Rust
    runtime's own output (`riichi-lens recognize --json`: after its layout step, which this reference lacks);
+ * with --fixtures DIR..., the face-up tiles of those rendered winning hands read by the --runtime binary and the peer;
  * latency of both models on a 1280x720 frame on this machine.
 
 `--cast R,G,B` reads the synthetic scenes under other light (each multiplied by those per-channel gains first:
@@ -346,6 +347,43 @@ def peer_readings_of_images(peer_python, images):
     return (None, error) if error else ([pj[p]["tiles"] for p in paths], None)
 
 
+def eval_fixtures(dirs, runtime, peer_python):
+    """The face-up tiles of rendered winning hands (the photo fixtures' JSON ground truth, `datasets/README.md`) read by
+    the Rust runtime (`recognize --json`, after its layout) and by the peer, on the peer's terms (no backs; a red
+    five counts as its plain five): per face right, found, and photos whose every face is read right."""
+    fixtures = []
+    for d in dirs:
+        for fn in sorted(os.listdir(d)):
+            if fn.endswith(".json"):
+                truth = json.load(open(os.path.join(d, fn)))
+                labels = [{"code": HONOURS.get(t["tile"], t["tile"]), "box": t["box"]}
+                          for t in truth["tiles"] if not t["back"]]
+                fixtures.append((os.path.join(d, truth["image"]), labels))
+    readers = {"runtime": [runtime_reading(runtime, path)[0] for path, _ in fixtures]} if runtime else {}
+    if peer_python:
+        pj, error = peer_readings(peer_python, [path for path, _ in fixtures])
+        if error:
+            return {"peer_error": error}
+        readers["peer"] = [pj[path]["tiles"] for path, _ in fixtures]
+    out = {}
+    for who, readings in readers.items():
+        faces = right = found = perfect = 0
+        for (_, labels), preds in zip(fixtures, readings):
+            pairs, _ = match_boxes(preds, labels)
+            every = True
+            for li, pj in pairs:
+                faces += 1
+                found += pj is not None
+                ok = pj is not None and NORED.get(preds[pj]["tile"], preds[pj]["tile"]) == NORED.get(
+                    labels[li]["code"], labels[li]["code"])
+                right += ok
+                every &= ok
+            perfect += every
+        out[who] = {"photos": len(fixtures), "faces": faces, "per_face_accuracy": right / max(1, faces),
+                    "found": found / max(1, faces), "photos_with_every_face_right": perfect / max(1, len(fixtures))}
+    return out
+
+
 def eval_photos(rec, path, peer_python, dump_dir=None, runtime=None):
     labels = json.load(open(os.path.join(path, "labels.json")))
     names = [k for k in labels if not k.startswith("_")]
@@ -568,6 +606,9 @@ def main():
     ap.add_argument("--no-shift-beside", action="store_true",
                     help="do not move a box lying beside its tile onto it (the reference pipeline before 2026-11-26, "
                          "fourth session)")
+    ap.add_argument("--fixtures", nargs="+", default=None, metavar="DIR",
+                    help="photo fixture folders (datasets/fixtures, held-out seeds): their face-up tiles read by the "
+                         "--runtime binary and the peer, on the peer's terms")
     ap.add_argument("--dump-dir", default=None, help="write crop contact sheets of the eval photos here (not the repo)")
     args = ap.parse_args()
     reference_infer.FAINT_SURE = args.faint_sure
@@ -646,6 +687,9 @@ def main():
         if "peer_error" in cp:
             print("peer error:", cp["peer_error"])
         sys.stdout.flush()
+    if args.fixtures:
+        out["fixtures"] = eval_fixtures(args.fixtures, args.runtime, args.peer_python)
+        print("fixtures faces, the runtime's and the peer's", json.dumps(out["fixtures"]), flush=True)
     if "latency" not in skip:
         if args.eval_photos:
             n0 = sorted(f for f in os.listdir(args.eval_photos) if f.endswith(".jpg"))[0]
