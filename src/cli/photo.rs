@@ -97,6 +97,12 @@ pub fn recognize(args: RecognizeArgs) -> anyhow::Result<ExitCode> {
             }
             if !hand.complete {
                 writeln!(out, "Note    the tiles read do not make a complete hand; check the highlighted tiles")?;
+                if let Some(tiles) = completing(hand) {
+                    writeln!(
+                        out,
+                        "        one tile short: {tiles} would complete it (is the winning tile in the photo?)"
+                    )?;
+                }
             }
         }
         None => writeln!(out, "No hand row found")?,
@@ -122,12 +128,25 @@ pub fn score_photo(args: ScorePhotoArgs) -> anyhow::Result<ExitCode> {
             "Read    {}{}",
             hand.notation(),
             if hand.complete {
-                ""
+                String::new()
+            } else if let Some(tiles) = completing(&hand) {
+                format!("  (not a complete hand: one tile short, {tiles} would complete it)")
             } else {
-                "  (not a complete hand)"
+                "  (not a complete hand)".to_string()
             }
         );
     }
     print_score(&request, args.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The tiles that would complete a hand read a tile short, as "2m or 5m"; `None` when it is not
+/// one tile short (see [`riichi_lens::vision::layout::ReadHand::completing_tiles`]).
+fn completing(hand: &riichi_lens::vision::layout::ReadHand) -> Option<String> {
+    let tiles: Vec<String> = hand
+        .completing_tiles()
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+    (!tiles.is_empty()).then(|| tiles.join(" or "))
 }

@@ -1034,6 +1034,34 @@ impl ReadHand {
         out
     }
 
+    /// The tiles one more of which would make the tiles read a complete hand, when they are a
+    /// tile short of one (thirteen, a kan counted as three), in tile order; empty otherwise. A
+    /// photo read a tile short has most often lost its winning tile (set apart, it stands alone
+    /// and is the easiest to miss or leave out of the frame), so these are what the user is
+    /// asked to look for. No kind of which the hand and the dora indicators already show four.
+    pub fn completing_tiles(&self) -> Vec<Tile> {
+        if self.complete {
+            return Vec::new();
+        }
+        Kind::all()
+            .map(Tile::plain)
+            .filter(|&tile| {
+                let mut concealed = self.concealed.clone();
+                concealed.push(tile);
+                let Ok(hand) = Hand::new(concealed, self.melds.clone(), tile) else {
+                    return false;
+                };
+                let shown = counts(hand.all_tiles().chain(self.dora_indicators.iter().copied()));
+                if shown[tile.kind().index()] > 4 {
+                    return false;
+                }
+                let mut complete = false;
+                for_each_reading(&hand, false, |_| complete = true);
+                complete
+            })
+            .collect()
+    }
+
     /// Builds the scorer's hand.
     pub fn hand(&self) -> Result<Hand, crate::hand::HandError> {
         Hand::new(self.concealed.clone(), self.melds.clone(), self.win)
@@ -1313,9 +1341,17 @@ pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> 
     let (concealed, melds) = match build(&choice) {
         Some((_, c, m)) => (c, m),
         None => {
-            // Not even a well-formed hand: report the top reading of the concealed tiles.
+            // Not even a well-formed hand (a tile short, most often: the winning tile missed):
+            // the top reading of the concealed tiles and of each meld that is one on its own,
+            // so that the user adds the tile that is missing rather than the melds too.
             let c = (0..n_concealed).map(|s| slots[s].options[0].0[0]).collect();
-            (c, Vec::new())
+            let m = layout
+                .melds
+                .iter()
+                .enumerate()
+                .filter_map(|(m, spot)| meld_from(spot, &slots[n_concealed + m].options[0].0))
+                .collect();
+            (c, m)
         }
     };
     let mut corrected = Vec::new();
@@ -2469,6 +2505,40 @@ pub(crate) mod tests {
         };
         assert!(hand.hand().is_ok(), "{text} is a hand");
         hand
+    }
+
+    /// A read hand of `text` that makes no complete hand, with the dora indicators `dora`.
+    fn short(text: &str, dora: &str) -> ReadHand {
+        let parsed = crate::notation::parse_hand(text).unwrap();
+        ReadHand {
+            win: *parsed.tiles.last().unwrap(),
+            concealed: parsed.tiles,
+            melds: parsed.melds,
+            win_set_apart: false,
+            dora_indicators: crate::notation::parse_tiles(dora).unwrap(),
+            uncertain: Vec::new(),
+            corrected: Vec::new(),
+            complete: false,
+        }
+    }
+
+    #[test]
+    fn a_hand_a_tile_short_names_the_tiles_that_would_complete_it() {
+        let named = |hand: ReadHand| crate::notation::format_tiles(&hand.completing_tiles());
+        // Two pairs: either makes a triplet.
+        assert_eq!(named(short("123m456p789s1155z", "")), "15z");
+        // Four in a row: either end makes a run and a pair.
+        assert_eq!(named(short("2345m123p456p789s", "9s")), "25m");
+        // A lone tile beside four melds waits on its pair...
+        assert_eq!(named(short("5m [1*23s] [4*56s] [7*89s] [22*2p]", "")), "5m");
+        // ...unless the hand and the indicators already show the other three.
+        assert_eq!(
+            named(short("5m [1*23s] [4*56s] [7*89s] [22*2p]", "555m")),
+            ""
+        );
+        // Two tiles short, or not short at all: nothing to name.
+        assert_eq!(named(short("123m456p789s115z", "")), "");
+        assert!(read("123m456p789s11555z").completing_tiles().is_empty());
     }
 
     #[test]
