@@ -1038,7 +1038,8 @@ impl ReadHand {
     /// tile short of one (thirteen, a kan counted as three), in tile order; empty otherwise. A
     /// photo read a tile short has most often lost its winning tile (set apart, it stands alone
     /// and is the easiest to miss or leave out of the frame), so these are what the user is
-    /// asked to look for. No kind of which the hand and the dora indicators already show four.
+    /// asked to look for. None that would make the hand and the dora indicators show a fifth
+    /// copy of a kind (see [`wins_as_shown`]).
     pub fn completing_tiles(&self) -> Vec<Tile> {
         if self.complete {
             return Vec::new();
@@ -1048,16 +1049,8 @@ impl ReadHand {
             .filter(|&tile| {
                 let mut concealed = self.concealed.clone();
                 concealed.push(tile);
-                let Ok(hand) = Hand::new(concealed, self.melds.clone(), tile) else {
-                    return false;
-                };
-                let shown = counts(hand.all_tiles().chain(self.dora_indicators.iter().copied()));
-                if shown[tile.kind().index()] > 4 {
-                    return false;
-                }
-                let mut complete = false;
-                for_each_reading(&hand, false, |_| complete = true);
-                complete
+                Hand::new(concealed, self.melds.clone(), tile)
+                    .is_ok_and(|hand| wins_as_shown(&hand, &self.dora_indicators))
             })
             .collect()
     }
@@ -1118,6 +1111,20 @@ fn face_options(d: &Detection, keep: usize) -> Vec<(Tile, f32)> {
         })
         .take(keep)
         .collect()
+}
+
+/// Whether `hand` is complete and, with the dora indicators `dora`, shows no kind more than
+/// four times: a hand the table can hold.
+fn wins_as_shown(hand: &Hand, dora: &[Tile]) -> bool {
+    if counts(hand.all_tiles().chain(dora.iter().copied()))
+        .iter()
+        .any(|&c| c > 4)
+    {
+        return false;
+    }
+    let mut complete = false;
+    for_each_reading(hand, false, |_| complete = true);
+    complete
 }
 
 /// The possible readings of a meld with their costs, best first.
@@ -1317,16 +1324,7 @@ pub fn read_hand(layout: &Layout, detections: &[Detection]) -> Option<ReadHand> 
         Some((hand, concealed, melds))
     };
     let valid = |choice: &[usize]| -> bool {
-        let Some((hand, _, _)) = build(choice) else {
-            return false;
-        };
-        let with_dora = counts(hand.all_tiles().chain(dora.iter().copied()));
-        if with_dora.iter().any(|&c| c > 4) {
-            return false;
-        }
-        let mut complete = false;
-        for_each_reading(&hand, false, |_| complete = true);
-        complete
+        build(choice).is_some_and(|(hand, _, _)| wins_as_shown(&hand, &dora))
     };
     let top = vec![0usize; slots.len()];
     let chosen = if valid(&top) {
