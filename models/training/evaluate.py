@@ -63,21 +63,15 @@ def width_band(g):
     return f"{WIDTH_BANDS[i]}-{hi}px" if hi < WIDTH_BANDS[-1] else f"{WIDTH_BANDS[i]}px+"
 
 
-def faces_compared(reader, peer_python, name="test", cast=None):
-    """The synthetic scenes' face-up tiles read by `reader` and by the peer, on the peer's terms: it has no tile back
-    and no red-five class, so backs are left out and a red five counts as its plain five on both sides. Per tile
-    (found and read right), detection recall, and scenes whose every face is read right. The scenes are written as
-    PNGs for the peer (in its own venv), which reads them all in one process."""
-    from train_det import load_scenes
-    scenes = load_scenes(name)
-    if cast:
-        scenes = [(np.clip(im.astype(np.float32) * np.array(cast, np.float32), 0, 255).astype(np.uint8), labs)
-                  for im, labs in scenes]
+def faces_compared(scenes, ours, peer_python):
+    """The synthetic `scenes`' face-up tiles as `ours` (one reading per scene) and the peer read them, on the peer's
+    terms: it has no tile back and no red-five class, so backs are left out and a red five counts as its plain five on
+    both sides. Per tile (found and read right), detection recall, and scenes whose every face is read right. The
+    scenes are written as PNGs for the peer (in its own venv), which reads them all in one process."""
     peer, error = peer_readings_of_images(peer_python, [im for im, _ in scenes])
     if error:
         return {"peer_error": error}
     peer = [[dict(t, det_score=t["confidence"]) for t in tiles] for tiles in peer]
-    ours = [reader(im) for im, _ in scenes]
     out = {}
     for who, readings in (("ours", ours), ("peer", peer)):
         tiles = right = found = perfect = 0
@@ -86,11 +80,7 @@ def faces_compared(reader, peer_python, name="test", cast=None):
             for g in labs:
                 if g[6] or CLASSES[int(g[0])] == "back":
                     continue
-                best = None
-                for j, r in enumerate(res):
-                    if j not in used and in_rbox(*box_centre(r), g, 0.8) and (
-                            best is None or r["det_score"] > res[best]["det_score"]):
-                        best = j
+                best = best_match(res, g, used)
                 tiles += 1
                 if best is None:
                     scene_ok = False
@@ -106,6 +96,17 @@ def faces_compared(reader, peer_python, name="test", cast=None):
         out[who] = {"faces": tiles, "per_face_accuracy": right / max(1, tiles), "detection_recall": found / max(1, tiles),
                     "scenes_with_every_face_right": perfect / max(1, len(scenes))}
     return out
+
+
+def best_match(res, g, used):
+    """The reading of `res` not in `used` whose box centre lies within ground-truth tile `g` (shrunk to 0.8), the
+    detector's surest if several; None if none."""
+    best = None
+    for j, r in enumerate(res):
+        if j not in used and in_rbox(*box_centre(r), g, 0.8) and (
+                best is None or r["det_score"] > res[best]["det_score"]):
+            best = j
+    return best
 
 
 def box_centre(r):
@@ -125,11 +126,20 @@ def tile_kind(code):
     return {"m": "characters", "p": "circles", "s": "bamboo"}[code[-1]]
 
 
-def eval_synthetic(rec, max_scenes=None, name="test", cast=None):
+def synthetic_scenes(name="test", max_scenes=None, cast=None):
+    """The generated scene set `name` (its first `max_scenes`), each under other light when `cast` (per-channel gains)
+    is given."""
     from train_det import load_scenes
-    scenes = load_scenes(name)
-    if max_scenes:
-        scenes = scenes[:max_scenes]
+    scenes = load_scenes(name)[:max_scenes or None]
+    if cast:
+        scenes = [(np.clip(im.astype(np.float32) * np.array(cast, np.float32), 0, 255).astype(np.uint8), labs)
+                  for im, labs in scenes]
+    return scenes
+
+
+def eval_synthetic(rec, scenes):
+    """`rec`'s figures on the synthetic `scenes`, and its reading of each."""
+    readings = []
     n_gt = n_ok = n_det_tp = n_pred = n_fp = 0
     perfect = 0
     cls_ok = cls_n = 0
@@ -137,21 +147,15 @@ def eval_synthetic(rec, max_scenes=None, name="test", cast=None):
     bands = {}
     kinds = {}  # per tile kind: tiles, read right
     for im, labs in scenes:
-        if cast:  # the scene under other light: per-channel gains
-            im = np.clip(im.astype(np.float32) * np.array(cast, np.float32), 0, 255).astype(np.uint8)
         res = rec(im)
+        readings.append(res)
         detected = rec.detect(im)
         gt = [l for l in labs if not l[6]]
         ign = [l for l in labs if l[6]]
         used = set()
         scene_ok = True
         for g in gt:
-            best = None
-            for j, r in enumerate(res):
-                if j in used:
-                    continue
-                if in_rbox(*box_centre(r), g, 0.8) and (best is None or r["det_score"] > res[best]["det_score"]):
-                    best = j
+            best = best_match(res, g, used)
             n_gt += 1
             band = bands.setdefault(width_band(g), {"tiles": 0, "right": 0, "misread": 0, "vetoed": 0, "missed": 0})
             band["tiles"] += 1
@@ -186,7 +190,7 @@ def eval_synthetic(rec, max_scenes=None, name="test", cast=None):
             p = rec.classify(rec.crops(im, boxes)).argmax(1)
             cls_ok += int((p == np.array([int(g[0]) for g in gt])).sum())
             cls_n += len(gt)
-    return {
+    return readings, {
         "scenes": len(scenes), "tiles": n_gt,
         "per_tile_accuracy": n_ok / max(1, n_gt),
         "detection_recall": n_det_tp / max(1, n_gt),
@@ -635,12 +639,12 @@ def main():
         os.makedirs(args.through_runtime, exist_ok=True)
         reader = Runtime(rec, args.runtime, args.through_runtime)
     if "synthetic" not in skip:
-        out["synthetic"] = eval_synthetic(reader, args.synthetic_scenes, args.synthetic_set,
-                                          [float(v) for v in args.cast.split(",")] if args.cast else None)
+        scenes = synthetic_scenes(args.synthetic_set, args.synthetic_scenes,
+                                  [float(v) for v in args.cast.split(",")] if args.cast else None)
+        readings, out["synthetic"] = eval_synthetic(reader, scenes)
         print("synthetic", json.dumps(out["synthetic"]), flush=True)
         if args.peer_python:
-            out["synthetic_faces"] = faces_compared(reader, args.peer_python, args.synthetic_set,
-                                                    [float(v) for v in args.cast.split(",")] if args.cast else None)
+            out["synthetic_faces"] = faces_compared(scenes, readings, args.peer_python)
             print("synthetic faces, ours and the peer's", json.dumps(out["synthetic_faces"]), flush=True)
     if "camerash" not in skip:
         out["camerash"] = eval_camerash(rec)
