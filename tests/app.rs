@@ -213,10 +213,18 @@ fn a_missing_model_is_a_message_and_the_hand_can_be_typed() {
     assert!(h.state().editor.hand.is_none());
     h.get_by_label("Notation").click();
     h.run_steps(1);
-    h.get_by_label("Notation").type_text("123m456p789s33344z");
+    // Typed a tile short, the editor offers the one tile that completes it.
+    h.get_by_label("Notation").type_text("123m456p789s3334z");
     h.run_steps(1);
     h.key_press(egui::Key::Enter);
     h.run_steps(3);
+    h.get_by_label("One tile short: which is the winning tile?");
+    assert_eq!(h.query_all_by_label_contains("Complete with").count(), 1);
+    h.get_by_label("Complete with 4z").click();
+    h.run_steps(3);
+    assert!(h
+        .query_by_label("One tile short: which is the winning tile?")
+        .is_none());
     assert_eq!(
         h.state().editor.hand.as_ref().map(|x| x.notation()),
         Some("123m456p789s33344z".to_string())

@@ -88,6 +88,12 @@ impl EditableHand {
         self.concealed.last().copied()
     }
 
+    /// The tiles that would complete the hand as its winning tile when it is a tile short
+    /// (most often a winning tile the photo missed, or one not yet typed); empty otherwise.
+    pub fn completing_tiles(&self) -> Vec<Tile> {
+        crate::vision::layout::completing_tiles(&self.concealed, &self.melds, &self.dora)
+    }
+
     /// Whether any tile is still flagged as uncertain.
     pub fn has_doubts(&self) -> bool {
         self.uncertain
@@ -248,6 +254,15 @@ impl HandEditor {
         }
     }
 
+    /// Adds `tile` at the end of the concealed tiles: it becomes the winning tile.
+    pub fn add_winning(&mut self, tile: Tile) {
+        let hand = self.hand.get_or_insert_with(EditableHand::default);
+        hand.concealed.push(tile);
+        hand.sync_flags();
+        self.notation = hand.notation();
+        self.edited = true;
+    }
+
     /// Draws the editor. Returns whether the hand changed.
     pub fn show(&mut self, ui: &mut egui::Ui, lang: Lang, textures: &mut TileTextures) -> bool {
         let before = self.hand.clone();
@@ -256,7 +271,10 @@ impl HandEditor {
             None => {
                 ui.label(lang.tr("No hand yet: capture a frame, or type the hand in notation"));
             }
-            Some(_) => self.tiles_row(ui, lang, textures),
+            Some(_) => {
+                self.tiles_row(ui, lang, textures);
+                self.completing_row(ui, lang, textures);
+            }
         }
         self.notation_field(ui, lang);
         self.melds(ui, lang, textures);
@@ -316,6 +334,35 @@ impl HandEditor {
         }
         if let Some(i) = make_winning {
             self.make_winning(i);
+        }
+    }
+
+    /// For a hand a tile short, the tiles that would complete it, each a click away from
+    /// being added as the winning tile: the user looks at the table instead of the palette.
+    fn completing_row(&mut self, ui: &mut egui::Ui, lang: Lang, textures: &mut TileTextures) {
+        let Some(hand) = &self.hand else { return };
+        let tiles = hand.completing_tiles();
+        if tiles.is_empty() {
+            return;
+        }
+        let mut chosen = None;
+        ui.horizontal_wrapped(|ui| {
+            ui.label(lang.tr("One tile short: which is the winning tile?"));
+            for tile in tiles {
+                let look = TileLook {
+                    height: TILE_H * 0.75,
+                    ..TileLook::default()
+                };
+                let label = format!("Complete with {tile}");
+                let response = tile_button(ui, textures, &tile.to_string(), &label, look)
+                    .on_hover_text(lang.tr("Add it as the winning tile"));
+                if response.clicked() {
+                    chosen = Some(tile);
+                }
+            }
+        });
+        if let Some(tile) = chosen {
+            self.add_winning(tile);
         }
     }
 
@@ -589,6 +636,25 @@ mod tests {
             vec![parse_tile("4p").unwrap()]
         );
         assert!(ed.edited);
+    }
+
+    #[test]
+    fn a_hand_a_tile_short_is_completed_by_a_named_tile() {
+        let mut ed = HandEditor::default();
+        ed.load(Some(EditableHand::parse("23m456p789s11z [5*55s]").unwrap()));
+        let named = |ed: &HandEditor| format_tiles(&ed.hand.as_ref().unwrap().completing_tiles());
+        assert_eq!(named(&ed), "14m");
+        ed.add_winning(parse_tile("4m").unwrap());
+        let hand = ed.hand.as_ref().unwrap();
+        assert_eq!(hand.notation(), "23m456p789s11z4m [5*55s]");
+        assert_eq!(hand.win(), Some(parse_tile("4m").unwrap()));
+        assert_eq!(hand.uncertain.len(), hand.concealed.len());
+        assert!(ed.edited);
+        // Complete now: nothing more to name. Nor for a fifth 1m among the dora indicators.
+        assert_eq!(named(&ed), "");
+        let mut hand = EditableHand::parse("23m456p789s11z [5*55s]").unwrap();
+        hand.dora = vec![parse_tile("1m").unwrap(); 4];
+        assert_eq!(format_tiles(&hand.completing_tiles()), "4m");
     }
 
     #[test]

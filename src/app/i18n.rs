@@ -57,6 +57,8 @@ impl Lang {
             "Choose a tile" => "牌を選択",
             "Winning tile" => "和了牌",
             "Make it the winning tile" => "和了牌にする",
+            "One tile short: which is the winning tile?" => "1枚足りません。和了牌は？",
+            "Add it as the winning tile" => "和了牌として追加",
             "Remove tile" => "牌を削除",
             "Cancel" => "キャンセル",
             "Apply" => "適用",

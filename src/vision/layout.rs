@@ -1044,15 +1044,7 @@ impl ReadHand {
         if self.complete {
             return Vec::new();
         }
-        Kind::all()
-            .map(Tile::plain)
-            .filter(|&tile| {
-                let mut concealed = self.concealed.clone();
-                concealed.push(tile);
-                Hand::new(concealed, self.melds.clone(), tile)
-                    .is_ok_and(|hand| wins_as_shown(&hand, &self.dora_indicators))
-            })
-            .collect()
+        completing_tiles(&self.concealed, &self.melds, &self.dora_indicators)
     }
 
     /// Builds the scorer's hand.
@@ -1084,6 +1076,21 @@ impl ReadHand {
             !matches!(score(&hand, &ctx, &rules), Err(ScoreError::NoYaku))
         })
     }
+}
+
+/// The tiles one more of which, as the winning tile, would make `concealed` and `melds` a
+/// complete hand (see [`ReadHand::completing_tiles`]), in tile order: empty unless they are a
+/// tile short of one. Shared by the photo reports and the app's hand editor, which asks the
+/// same question of a hand the user is correcting.
+pub fn completing_tiles(concealed: &[Tile], melds: &[Meld], dora: &[Tile]) -> Vec<Tile> {
+    Kind::all()
+        .map(Tile::plain)
+        .filter(|&tile| {
+            let mut tiles = concealed.to_vec();
+            tiles.push(tile);
+            Hand::new(tiles, melds.to_vec(), tile).is_ok_and(|hand| wins_as_shown(&hand, dora))
+        })
+        .collect()
 }
 
 /// Confidence under which a tile is flagged for the user to check.
