@@ -17,6 +17,7 @@ import time
 import cv2
 import numpy as np
 import torch
+import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
 from common import CACHE, REPO, decode, iter_scenes  # noqa: E402
@@ -223,6 +224,13 @@ def losses(model, batch):
 # room (overall gain 0.3-0.7 with the sensor noise of a dark photo), a warm cast (tungsten) and a cool one, and a dim
 # warm room. The generator's scenes reach down to an overall gain of 0.6 only.
 LIGHTS = (("same", 0.3), ("dim", 0.3), ("warm", 0.2), ("cool", 0.1), ("dim warm", 0.1))
+# `--lights blur-bright`: the conditions the held-out hands read worst (README, "Photos in other light and by other
+# cameras"): a hand or camera that moved (a line blur of 3-9 detector pixels, a 1280x720 photo's 6-18), and a webcam
+# that exposed for a dark mat (overall gain 1.2-2.2, the faces clipped at white), and both.
+LIGHT_SETS = {
+    "light": LIGHTS,
+    "blur-bright": (("same", 0.25), ("motion", 0.3), ("bright", 0.3), ("bright motion", 0.15)),
+}
 # Below this heat logit (a score of 0.0025) the teacher and the student count as agreeing: no tile is found there.
 DISTILL_FLOOR = -6.0
 # The teacher's boxes whose geometry the student learns: scores from 0.05, the faint boxes the runtime's layout
@@ -230,13 +238,24 @@ DISTILL_FLOOR = -6.0
 DISTILL_BOX_LOGIT = math.log(0.05 / 0.95)
 
 
-def in_other_light(x, g):
-    """The batch as taken in other light (LIGHTS), one light per image; the letterbox padding stays grey, as the
-    runtime pads a photo whatever its light."""
+def line_kernel(length, angle):
+    """A motion blur's kernel: a line of `length` pixels at `angle` (radians), summing to 1."""
+    k = int(math.ceil(length)) | 1
+    grid = torch.arange(k, dtype=torch.float32) - k // 2
+    yy, xx = torch.meshgrid(grid, grid, indexing="ij")
+    along = xx * math.cos(angle) + yy * math.sin(angle)
+    across = -xx * math.sin(angle) + yy * math.cos(angle)
+    w = (1 - across.abs()).clamp(min=0) * (along.abs() <= length / 2).float()
+    return w / w.sum()
+
+
+def in_other_light(x, g, lights=LIGHTS):
+    """The batch as taken in other light (`lights`: LIGHTS or another of LIGHT_SETS), one light per image; the
+    letterbox padding stays grey, as the runtime pads a photo whatever its light."""
     n = x.shape[0]
-    shares = torch.tensor([share for _, share in LIGHTS])
+    shares = torch.tensor([share for _, share in lights])
     kind = torch.multinomial(shares, n, replacement=True, generator=g)
-    names = [LIGHTS[k][0] for k in kind.tolist()]
+    names = [lights[k][0] for k in kind.tolist()]
 
     def u(lo, hi):
         return lo + (hi - lo) * torch.rand((), generator=g).item()
@@ -251,12 +270,22 @@ def in_other_light(x, g):
             gain[i, :, 0, 0] *= torch.tensor([u(1.0, 1.25), u(0.88, 1.0), u(0.6, 0.85)])
         if name == "cool":
             gain[i, :, 0, 0] *= torch.tensor([u(0.7, 0.9), u(0.95, 1.05), u(1.0, 1.2)])
+        if "bright" in name:
+            gain[i] *= u(1.2, 2.2)
     pad = (x == 127 / 255).all(1, keepdim=True)
-    y = (x * gain + torch.randn(x.shape, generator=g) * noise).clamp(0, 1)
+    y = x.clone()
+    for i, name in enumerate(names):
+        if "motion" in name:
+            # Most shake is along the row (a hand sweeping the phone), some at any angle.
+            angle = u(-0.3, 0.3) if torch.rand((), generator=g).item() < 0.6 else u(0, math.pi)
+            k = line_kernel(u(3, 9), angle)
+            img = F.pad(x[i:i + 1].float(), [k.shape[1] // 2] * 2 + [k.shape[0] // 2] * 2, mode="replicate")
+            y[i] = F.conv2d(img, k[None, None].expand(3, 1, -1, -1).contiguous(), groups=3)[0]
+    y = (y * gain + torch.randn(x.shape, generator=g) * noise).clamp(0, 1)
     return torch.where(pad, x, y).contiguous(memory_format=torch.channels_last)
 
 
-def distill_losses(student, teacher, x, g, anchor=0.0):
+def distill_losses(student, teacher, x, g, anchor=0.0, lights=LIGHTS):
     """What the frozen teacher finds in the photo as taken, the student learns to find in it in other light: its
     scores (heat logits above DISTILL_FLOOR) and, at the teacher's boxes, their geometry. Where the light is the
     same the student is held to the teacher, so its boxes in ordinary light, which the runtime's layout rules were
@@ -265,7 +294,7 @@ def distill_losses(student, teacher, x, g, anchor=0.0):
     with torch.no_grad():
         t_heat, t_reg = teacher(x)
     n = x.shape[0]
-    shown = in_other_light(x, g)
+    shown = in_other_light(x, g, lights)
     if anchor > 0:
         shown = torch.cat([shown, x]).contiguous(memory_format=torch.channels_last)
         t_heat, t_reg = torch.cat([t_heat, t_heat]), torch.cat([t_reg, t_reg])
@@ -320,6 +349,8 @@ def main():
     ap.add_argument("--anchor", type=float, default=0.0,
                     help="with --distill-light: also hold the model to the teacher on the photos as taken, this much "
                          "more strongly")
+    ap.add_argument("--lights", choices=sorted(LIGHT_SETS), default="light",
+                    help="with --distill-light: the light the student is shown (LIGHT_SETS)")
     ap.add_argument("--device", default="cpu", help="where the model trains: cpu, or cuda on a machine with a GPU")
     ap.add_argument("--workers", type=int, default=0,
                     help="processes making batches (BatchStream); 0: the training loop makes them itself")
@@ -393,7 +424,7 @@ def main():
         batch = next_batch(rng, args, syn, land, port, real) if stream is None else next(stream)
         if device.type != "cpu":
             batch = [t.to(device, non_blocking=True) for t in batch]
-        lh, lo, ls, la = distill_losses(model, teacher, batch[0], g, args.anchor) if teacher else losses(model, batch)
+        lh, lo, ls, la = distill_losses(model, teacher, batch[0], g, args.anchor, LIGHT_SETS[args.lights]) if teacher else losses(model, batch)
         loss = lh + lo + ls + 0.5 * la
         opt.zero_grad(set_to_none=True)
         if not torch.isfinite(loss):
