@@ -711,6 +711,20 @@ fn a_reading_shows_the_hand_with_its_doubts_and_scores_it() {
         state.hand.as_ref().unwrap().problem.as_ref().unwrap().kind,
         "not_complete"
     );
+    assert!(state.hand.as_ref().unwrap().completing.is_empty());
+    assert_eq!(state.score.as_ref().unwrap().result.points.total, 5800);
+
+    // Read without its winning tile, a tile short: the page is told its waits.
+    let mut short = incomplete.clone();
+    if let Some(h) = short.hand.as_mut() {
+        h.concealed.pop();
+    }
+    show_reading(&mut state, &short, &base);
+    let hand = state.hand.as_ref().unwrap();
+    let waits: Vec<&str> = hand.completing.iter().map(|t| t.tile.as_str()).collect();
+    assert_eq!(waits, ["2s", "5s", "8s"], "22s 34567s: a lone 2s, or 5s/8s");
+    let json = serde_json::to_value(hand).unwrap();
+    assert_eq!(json["completing"][1]["tile"], "5s");
     assert_eq!(state.score.as_ref().unwrap().result.points.total, 5800);
 }
 

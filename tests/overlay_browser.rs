@@ -3,7 +3,7 @@
 //! itself when the program restarts. Fails with a message naming the fix where they are not installed
 //! (`apt-get install chromium chromium-driver`).
 
-use riichi_lens::overlay::state::{SourceStatus, Status};
+use riichi_lens::overlay::state::{HandView, Problem, SourceStatus, Status};
 use riichi_lens::overlay::{self, source, Hub, Server, State};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
@@ -201,6 +201,22 @@ fn the_page_updates_live_and_reconnects_after_a_restart() {
     println!(
         "publish → page DOM over 10 updates: median {:?}, max {:?} (5 ms polling)",
         times[5], times[9]
+    );
+
+    // A hand shown a tile short: the page names its waits as tile images.
+    let mut short = source::demo_state();
+    let mut hand = HandView::from_notation("23m456p11z [789s] [1*23p]", "", false, false).unwrap();
+    hand.problem = Some(Problem {
+        kind: "not_complete".into(),
+        message: "the tiles read do not make a complete hand".into(),
+    });
+    short.hand = Some(hand);
+    hub.publish(short);
+    browser.wait_for(
+        "const n = document.querySelector('.note.waits'); \
+         return n ? n.textContent + ' ' + [...n.querySelectorAll('img')].map(i => i.alt).join(' ') : '';",
+        "One tile short: waiting on 1m 4m",
+        Duration::from_secs(2),
     );
 
     // The program restarts: the old server goes away, a new one comes up on the same port

@@ -10,7 +10,7 @@ use crate::notation::{format_meld, format_tiles, parse_hand, parse_tiles, Notati
 use crate::score::Score;
 use crate::table::{wind_name, Game, Seat};
 use crate::tile::{Tile, Wind};
-use crate::vision::layout::UNCERTAIN_BELOW;
+use crate::vision::layout::{completing_tiles, UNCERTAIN_BELOW};
 use crate::vision::{Face, PhotoReading};
 use serde::{Serialize, Serializer};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -150,6 +150,9 @@ pub struct HandView {
     pub complete: bool,
     /// Why this hand is not scored, when it is not (`not_complete`, `no_yaku`, …).
     pub problem: Option<Problem>,
+    /// For a hand a tile short, the tiles one more of which would complete it (a hand shown
+    /// before its winning tile: its waits), in tile order; empty otherwise.
+    pub completing: Vec<TileView>,
 }
 
 /// A machine-readable kind and a human message.
@@ -166,6 +169,10 @@ impl From<&RequestError> for Problem {
             message: e.to_string(),
         }
     }
+}
+
+fn tile_views(tiles: &[Tile]) -> Vec<TileView> {
+    tiles.iter().map(|&t| TileView::new(t, false)).collect()
 }
 
 fn meld_kind_name(kind: MeldKind) -> &'static str {
@@ -218,6 +225,11 @@ impl HandView {
     ) -> Result<HandView, NotationError> {
         let parsed = parse_hand(hand)?;
         let dora = parse_tiles(dora_indicators)?;
+        let completing = if complete {
+            Vec::new()
+        } else {
+            completing_tiles(&parsed.tiles, &parsed.melds, &dora)
+        };
         let win = parsed
             .tiles
             .last()
@@ -233,9 +245,10 @@ impl HandView {
             win,
             win_set_apart,
             melds: parsed.melds.iter().map(|m| MeldView::new(m, &[])).collect(),
-            dora_indicators: dora.iter().map(|&t| TileView::new(t, false)).collect(),
+            dora_indicators: tile_views(&dora),
             complete,
             problem: None,
+            completing: tile_views(&completing),
         })
     }
 
@@ -301,6 +314,7 @@ impl HandView {
             dora_indicators,
             complete: hand.complete,
             problem: None,
+            completing: tile_views(&hand.completing_tiles()),
         })
     }
 
@@ -537,6 +551,22 @@ mod tests {
         let kan = &added.melds[0];
         assert_eq!(kan.kind, "added_kan");
         assert!(kan.tiles[0].sideways && kan.tiles[3].stacked && kan.tiles[3].sideways);
+        assert!(added.completing.is_empty());
+    }
+
+    #[test]
+    fn a_hand_a_tile_short_names_its_waits() {
+        let waits = |hand: &str, dora: &str| {
+            let h = HandView::from_notation(hand, dora, false, false).unwrap();
+            h.completing
+                .iter()
+                .map(|t| t.tile.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(waits("23m456p11z [789s] [1*23p]", ""), ["1m", "4m"]);
+        // The four 4m among the dora indicators leave the 1m alone.
+        assert_eq!(waits("23m456p11z [789s] [1*23p]", "4444m"), ["1m"]);
+        assert!(waits("234m456p11z [789s] [1*23p]", "").is_empty());
     }
 
     #[test]

@@ -140,6 +140,7 @@
       counters: (t) => t.honba + " honba · " + t.sticks + (t.sticks === 1 ? " stick" : " sticks"),
       points: (p) => num(p),
       incomplete: "Not a complete hand yet",
+      waiting: "One tile short: waiting on",
       unscored: "Not scored: ",
       ended: (r) => "Game over: " + r,
       yaku: (name) => YAKU_EN[name] || capital(name.replace(/_/g, " ")),
@@ -158,6 +159,7 @@
       counters: (t) => t.honba + "本場 · 供託" + t.sticks,
       points: (p) => num(p),
       incomplete: "和了形ではありません",
+      waiting: "聴牌: 待ち",
       unscored: "点数なし: ",
       ended: (r) => "対局終了: " + r,
       yaku: (name) => YAKU_JA[name] || name,
@@ -238,8 +240,19 @@
     }
     panel.appendChild(row);
     if (hand.problem) {
-      const text = hand.problem.kind === "not_complete" ? T.incomplete : T.unscored + hand.problem.message;
-      panel.appendChild(el("div", "note", text));
+      const waits = hand.completing || [];
+      if (hand.problem.kind === "not_complete" && waits.length) {
+        // A hand shown before its winning tile: name its waits, as tile images.
+        const note = el("div", "note waits");
+        note.appendChild(el("span", "label", T.waiting));
+        const tiles = el("span", "group");
+        waits.forEach((v) => tiles.appendChild(tile(v)));
+        note.appendChild(tiles);
+        panel.appendChild(note);
+      } else {
+        const text = hand.problem.kind === "not_complete" ? T.incomplete : T.unscored + hand.problem.message;
+        panel.appendChild(el("div", "note", text));
+      }
     }
   }
 
