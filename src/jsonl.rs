@@ -8,6 +8,7 @@ use crate::hand::Hand;
 use crate::notation::{parse_hand, parse_meld, parse_tile, parse_tiles, NotationError};
 use crate::rules::{Rules, RulesError};
 use crate::score::{score, Score, ScoreError};
+use crate::shape::completing_tiles;
 use crate::tile::{Tile, Wind};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -190,19 +191,72 @@ impl Request {
         let (hand, ctx, rules) = self.build()?;
         Ok(score(&hand, &ctx, &rules)?)
     }
+
+    /// For a hand given a tile short (most often typed without its winning tile), the tiles
+    /// that would complete it (see [`completing_tiles`]); empty otherwise, or when the tiles
+    /// do not parse.
+    pub fn completing_tiles(&self) -> Vec<Tile> {
+        let parts = || -> Result<_, NotationError> {
+            let mut parsed = parse_hand(&self.hand)?;
+            for meld in &self.melds {
+                parsed.melds.push(parse_meld(meld)?);
+            }
+            Ok((parsed, self.dora_indicators.parse()?))
+        };
+        match parts() {
+            Ok((parsed, dora)) => completing_tiles(&parsed.tiles, &parsed.melds, &dora),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// What to add to `error`'s message for this request: the tiles that would complete a
+    /// hand a tile short ("; one tile short: 2m or 5m would complete it"), or nothing.
+    pub fn error_hint(&self, error: &RequestError) -> String {
+        hint(&self.completing_after(error))
+    }
+
+    /// The error object of `error` for this request: `{"error", "kind"}` (see
+    /// [`RequestError::to_json`]), the message with [`Request::error_hint`] added, and for a
+    /// hand a tile short `completing`, the tiles that would complete it.
+    pub fn error_json(&self, error: &RequestError) -> Value {
+        let tiles = self.completing_after(error);
+        let mut out = json!({"error": format!("{error}{}", hint(&tiles)), "kind": error.kind()});
+        if !tiles.is_empty() {
+            out["completing"] = tiles.iter().map(Tile::to_string).collect();
+        }
+        out
+    }
+
+    /// [`Request::completing_tiles`] when `error` says the hand has too few tiles.
+    fn completing_after(&self, error: &RequestError) -> Vec<Tile> {
+        if error.kind() == "wrong_tile_count" {
+            self.completing_tiles()
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+fn hint(completing: &[Tile]) -> String {
+    if completing.is_empty() {
+        return String::new();
+    }
+    let tiles: Vec<String> = completing.iter().map(Tile::to_string).collect();
+    format!("; one tile short: {} would complete it", tiles.join(" or "))
 }
 
 /// Scores one JSON line, returning the result or error object as one line of JSON.
 pub fn score_line(line: &str) -> String {
-    let result = serde_json::from_str::<Request>(line)
-        .map_err(RequestError::from)
-        .and_then(|request| request.score());
-    match result {
+    let request = match serde_json::from_str::<Request>(line) {
+        Ok(request) => request,
+        Err(e) => return RequestError::from(e).to_json().to_string(),
+    };
+    match request.score() {
         Ok(score) => serde_json::to_string(&score).unwrap_or_else(|e| {
             json!({"error": format!("could not encode the result: {e}"), "kind": "internal"})
                 .to_string()
         }),
-        Err(error) => error.to_json().to_string(),
+        Err(error) => request.error_json(&error).to_string(),
     }
 }
 
@@ -212,6 +266,33 @@ mod tests {
 
     fn parse(line: &str) -> Value {
         serde_json::from_str(&score_line(line)).unwrap()
+    }
+
+    #[test]
+    fn a_hand_a_tile_short_names_the_tiles_that_would_complete_it() {
+        let out = parse(r#"{"hand": "123m456p789s1155z"}"#);
+        assert_eq!(out["kind"], "wrong_tile_count");
+        assert_eq!(out["completing"], json!(["1z", "5z"]));
+        let message = out["error"].as_str().unwrap();
+        assert!(
+            message.ends_with("found 13; one tile short: 1z or 5z would complete it"),
+            "{message}"
+        );
+        // With melds and dora indicators: the four 4m shown leave the 1m alone.
+        let out = parse(
+            r#"{"hand": "23m456p11z", "melds": ["[789s]", "[1*23p]"], "dora_indicators": "4444m"}"#,
+        );
+        assert_eq!(out["completing"], json!(["1m"]));
+        // Two tiles short, or a wrong tile count the other way: no hint.
+        for line in [
+            r#"{"hand": "123m456p789s115z"}"#,
+            r#"{"hand": "123m456p789s111555z"}"#,
+        ] {
+            let out = parse(line);
+            assert_eq!(out["kind"], "wrong_tile_count");
+            assert!(out.get("completing").is_none(), "{out}");
+            assert!(!out["error"].as_str().unwrap().contains("one tile short"));
+        }
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! The scorer evaluates each reading and keeps the best, so this module's job is to enumerate
 //! all of them without allocating: readings are handed to a callback one at a time.
 
-use crate::hand::{Hand, MeldKind};
-use crate::tile::{Kind, Suit};
+use crate::hand::{counts, Hand, Meld, MeldKind};
+use crate::tile::{Kind, Suit, Tile};
 
 /// What a set is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,6 +270,37 @@ fn for_each_wait(
             wait,
         });
     }
+}
+
+/// The tiles one more of which, as the winning tile, would make `concealed` and `melds` a
+/// complete hand, in tile order: the waits of a hand a tile short (thirteen tiles, a kan
+/// counted as three); empty otherwise. None that would have the hand and the dora indicators
+/// `dora` show a fifth copy of a kind (see [`wins_as_shown`]). Asked of a photo read a tile
+/// short (most often its winning tile missed), of a hand corrected in the app, and of a
+/// request typed without its winning tile.
+pub fn completing_tiles(concealed: &[Tile], melds: &[Meld], dora: &[Tile]) -> Vec<Tile> {
+    Kind::all()
+        .map(Tile::plain)
+        .filter(|&tile| {
+            let mut tiles = concealed.to_vec();
+            tiles.push(tile);
+            Hand::new(tiles, melds.to_vec(), tile).is_ok_and(|hand| wins_as_shown(&hand, dora))
+        })
+        .collect()
+}
+
+/// Whether `hand` is complete and, with the dora indicators `dora`, shows no kind more than
+/// four times: a hand the table can hold.
+pub fn wins_as_shown(hand: &Hand, dora: &[Tile]) -> bool {
+    if counts(hand.all_tiles().chain(dora.iter().copied()))
+        .iter()
+        .any(|&c| c > 4)
+    {
+        return false;
+    }
+    let mut complete = false;
+    for_each_reading(hand, false, |_| complete = true);
+    complete
 }
 
 #[cfg(test)]

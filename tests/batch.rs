@@ -389,6 +389,7 @@ fn sidecar_and_csv_conditions_are_applied() {
         write(&dir, "d.png", &png(9)),       // sidecar with a typo
         write(&dir, "e.png", &png(13)),      // nothing: hand 1 has no yaku on a ron
         write(&dir, "f.png", &png(2)),       // CSV: rules wrc, dora overridden
+        write(&dir, "g.png", &png(3)),       // sidecar: a hand typed a tile short
     ];
     write(
         &dir,
@@ -405,6 +406,7 @@ fn sidecar_and_csv_conditions_are_applied() {
         br#"{"hand": "123m456p789s11122z", "win": "2z", "tsumo": true, "round_wind": "S"}"#,
     );
     write(&dir, "d.json", br#"{"richi": true}"#);
+    write(&dir, "g.json", br#"{"hand": "123m456p789s1155z"}"#);
     let conditions = no_conditions()
         .with_csv_file(&dir.join("conditions.csv"))
         .unwrap();
@@ -460,6 +462,18 @@ fn sidecar_and_csv_conditions_are_applied() {
         )
     );
     assert_eq!(f.hand.as_deref(), Some("22244455s [777m] [999p]"));
+
+    // A hand a tile short: the error names the tiles that would complete it.
+    let g = row(rows, "g.png");
+    assert_eq!(kind(g), Some("wrong_tile_count"));
+    assert!(
+        g.error
+            .as_ref()
+            .unwrap()
+            .error
+            .ends_with("found 13; one tile short: 1z or 5z would complete it"),
+        "{g:?}"
+    );
 
     // Conditions changed after the run: the rows are scored again, the photos not read again.
     write(&dir, "d.json", br#"{"riichi": true}"#);

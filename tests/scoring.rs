@@ -294,3 +294,17 @@ fn payments_too_large_for_64_bits_are_an_error() {
     let base = u64::from(s.fu) << (2 + s.han);
     assert_eq!(s.points.ron, Some((base * 4).div_ceil(100) * 100));
 }
+
+#[test]
+fn the_score_command_names_the_tiles_a_hand_typed_a_tile_short_waits_on() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_riichi-lens"))
+        .args(["score", "123m456p789s1155z"])
+        .output()
+        .expect("riichi-lens runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("found 13; one tile short: 1z or 5z would complete it"),
+        "{stderr}"
+    );
+}

@@ -91,7 +91,7 @@ impl EditableHand {
     /// The tiles that would complete the hand as its winning tile when it is a tile short
     /// (most often a winning tile the photo missed, or one not yet typed); empty otherwise.
     pub fn completing_tiles(&self) -> Vec<Tile> {
-        crate::vision::layout::completing_tiles(&self.concealed, &self.melds, &self.dora)
+        crate::shape::completing_tiles(&self.concealed, &self.melds, &self.dora)
     }
 
     /// Whether any tile is still flagged as uncertain.

@@ -203,10 +203,14 @@ impl Row {
             return row;
         };
         row.hand = Some(request_notation(&request));
-        let scored = serde_json::from_value::<Request>(Value::Object(request))
-            .map_err(RequestError::from)
-            .and_then(|request| request.score());
-        match scored {
+        let request = match serde_json::from_value::<Request>(Value::Object(request)) {
+            Ok(request) => request,
+            Err(e) => {
+                row.error = Some(RowError::from_request(&RequestError::from(e)));
+                return row;
+            }
+        };
+        match request.score() {
             Ok(score) => match serde_json::to_value(&score) {
                 Ok(value) => row.score = Some(value),
                 Err(e) => {
@@ -216,7 +220,12 @@ impl Row {
                     ))
                 }
             },
-            Err(error) => row.error = Some(RowError::from_request(&error)),
+            Err(error) => {
+                row.error = Some(RowError::new(
+                    error.kind(),
+                    format!("{error}{}", request.error_hint(&error)),
+                ))
+            }
         }
         row
     }

@@ -102,7 +102,9 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
 
 /// Scores a request and prints it readable or as JSON.
 pub fn print_score(request: &Request, json: bool) -> anyhow::Result<()> {
-    let score = request.score().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let score = request
+        .score()
+        .map_err(|e| anyhow::anyhow!("{e}{}", request.error_hint(&e)))?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if json {

@@ -14,10 +14,10 @@
 use super::picture::RotatedBox;
 use super::{Detection, Face};
 use crate::context::{WinContext, WinMethod};
-use crate::hand::{counts, is_sequence, Hand, Meld, MeldKind};
+use crate::hand::{is_sequence, Hand, Meld, MeldKind};
 use crate::rules::Rules;
 use crate::score::{score, ScoreError};
-use crate::shape::for_each_reading;
+use crate::shape::{completing_tiles, wins_as_shown};
 use crate::tile::{Kind, Tile, Wind};
 use serde::Serialize;
 
@@ -1078,21 +1078,6 @@ impl ReadHand {
     }
 }
 
-/// The tiles one more of which, as the winning tile, would make `concealed` and `melds` a
-/// complete hand (see [`ReadHand::completing_tiles`]), in tile order: empty unless they are a
-/// tile short of one. Shared by the photo reports and the app's hand editor, which asks the
-/// same question of a hand the user is correcting.
-pub fn completing_tiles(concealed: &[Tile], melds: &[Meld], dora: &[Tile]) -> Vec<Tile> {
-    Kind::all()
-        .map(Tile::plain)
-        .filter(|&tile| {
-            let mut tiles = concealed.to_vec();
-            tiles.push(tile);
-            Hand::new(tiles, melds.to_vec(), tile).is_ok_and(|hand| wins_as_shown(&hand, dora))
-        })
-        .collect()
-}
-
 /// Confidence under which a tile is flagged for the user to check.
 pub const UNCERTAIN_BELOW: f32 = 0.6;
 
@@ -1118,20 +1103,6 @@ fn face_options(d: &Detection, keep: usize) -> Vec<(Tile, f32)> {
         })
         .take(keep)
         .collect()
-}
-
-/// Whether `hand` is complete and, with the dora indicators `dora`, shows no kind more than
-/// four times: a hand the table can hold.
-fn wins_as_shown(hand: &Hand, dora: &[Tile]) -> bool {
-    if counts(hand.all_tiles().chain(dora.iter().copied()))
-        .iter()
-        .any(|&c| c > 4)
-    {
-        return false;
-    }
-    let mut complete = false;
-    for_each_reading(hand, false, |_| complete = true);
-    complete
 }
 
 /// The possible readings of a meld with their costs, best first.
