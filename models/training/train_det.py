@@ -350,7 +350,9 @@ def main():
                     help="with --distill-light: also hold the model to the teacher on the photos as taken, this much "
                          "more strongly")
     ap.add_argument("--lights", choices=sorted(LIGHT_SETS), default="light",
-                    help="with --distill-light: the light the student is shown (LIGHT_SETS)")
+                    help="with --distill-light or --show-lights: the light the model is shown (LIGHT_SETS)")
+    ap.add_argument("--show-lights", action="store_true",
+                    help="labelled training (no teacher) on the photos shown in --lights' light")
     ap.add_argument("--device", default="cpu", help="where the model trains: cpu, or cuda on a machine with a GPU")
     ap.add_argument("--workers", type=int, default=0,
                     help="processes making batches (BatchStream); 0: the training loop makes them itself")
@@ -422,6 +424,9 @@ def main():
         if args.freeze_bn:
             freeze_bn(model)
         batch = next_batch(rng, args, syn, land, port, real) if stream is None else next(stream)
+        if args.show_lights and teacher is None:
+            # Light and blur leave the tiles where they are: the labels hold as they are.
+            batch = [in_other_light(batch[0], g, LIGHT_SETS[args.lights]), *batch[1:]]
         if device.type != "cpu":
             batch = [t.to(device, non_blocking=True) for t in batch]
         lh, lo, ls, la = distill_losses(model, teacher, batch[0], g, args.anchor, LIGHT_SETS[args.lights]) if teacher else losses(model, batch)
