@@ -5,7 +5,7 @@
 
 use crate::context::{FirstTurn, Riichi, WinContext, WinMethod};
 use crate::hand::Hand;
-use crate::notation::{parse_hand, parse_meld, parse_tile, parse_tiles, NotationError};
+use crate::notation::{parse_hand, parse_meld, parse_tile, parse_tiles, NotationError, ParsedHand};
 use crate::rules::{Rules, RulesError};
 use crate::score::{score, Score, ScoreError};
 use crate::shape::completing_tiles;
@@ -135,10 +135,7 @@ fn bad(field: &'static str, message: &str) -> RequestError {
 impl Request {
     /// Builds the scorer's inputs from the request.
     pub fn build(&self) -> Result<(Hand, WinContext, Rules), RequestError> {
-        let mut parsed = parse_hand(&self.hand)?;
-        for meld in &self.melds {
-            parsed.melds.push(parse_meld(meld)?);
-        }
+        let parsed = self.tiles()?;
         let win = match &self.win {
             Some(text) => parse_tile(text)?,
             None => *parsed
@@ -186,6 +183,15 @@ impl Request {
         Ok((hand, ctx, rules))
     }
 
+    /// The concealed tiles of `hand` and the melds of `hand` and `melds` together.
+    fn tiles(&self) -> Result<ParsedHand, NotationError> {
+        let mut parsed = parse_hand(&self.hand)?;
+        for meld in &self.melds {
+            parsed.melds.push(parse_meld(meld)?);
+        }
+        Ok(parsed)
+    }
+
     /// Builds and scores.
     pub fn score(&self) -> Result<Score, RequestError> {
         let (hand, ctx, rules) = self.build()?;
@@ -196,31 +202,24 @@ impl Request {
     /// that would complete it (see [`completing_tiles`]); empty otherwise, or when the tiles
     /// do not parse.
     pub fn completing_tiles(&self) -> Vec<Tile> {
-        let parts = || -> Result<_, NotationError> {
-            let mut parsed = parse_hand(&self.hand)?;
-            for meld in &self.melds {
-                parsed.melds.push(parse_meld(meld)?);
-            }
-            Ok((parsed, self.dora_indicators.parse()?))
-        };
-        match parts() {
-            Ok((parsed, dora)) => completing_tiles(&parsed.tiles, &parsed.melds, &dora),
-            Err(_) => Vec::new(),
+        match (self.tiles(), self.dora_indicators.parse()) {
+            (Ok(parsed), Ok(dora)) => completing_tiles(&parsed.tiles, &parsed.melds, &dora),
+            _ => Vec::new(),
         }
     }
 
-    /// What to add to `error`'s message for this request: the tiles that would complete a
-    /// hand a tile short ("; one tile short: 2m or 5m would complete it"), or nothing.
-    pub fn error_hint(&self, error: &RequestError) -> String {
-        hint(&self.completing_after(error))
+    /// `error`'s message for this request: for a hand a tile short, with the tiles that would
+    /// complete it ("…; one tile short: 2m or 5m would complete it").
+    pub fn error_message(&self, error: &RequestError) -> String {
+        message(error, &self.completing_after(error))
     }
 
     /// The error object of `error` for this request: `{"error", "kind"}` (see
-    /// [`RequestError::to_json`]), the message with [`Request::error_hint`] added, and for a
-    /// hand a tile short `completing`, the tiles that would complete it.
+    /// [`RequestError::to_json`]) with [`Request::error_message`], and for a hand a tile short
+    /// `completing`, the tiles that would complete it.
     pub fn error_json(&self, error: &RequestError) -> Value {
         let tiles = self.completing_after(error);
-        let mut out = json!({"error": format!("{error}{}", hint(&tiles)), "kind": error.kind()});
+        let mut out = json!({"error": message(error, &tiles), "kind": error.kind()});
         if !tiles.is_empty() {
             out["completing"] = tiles.iter().map(Tile::to_string).collect();
         }
@@ -237,12 +236,18 @@ impl Request {
     }
 }
 
-fn hint(completing: &[Tile]) -> String {
-    if completing.is_empty() {
-        return String::new();
+/// `error`'s message, with the tiles that would complete a hand a tile short when there are any.
+fn message(error: &RequestError, completing: &[Tile]) -> String {
+    match either(completing) {
+        Some(tiles) => format!("{error}; one tile short: {tiles} would complete it"),
+        None => error.to_string(),
     }
-    let tiles: Vec<String> = completing.iter().map(Tile::to_string).collect();
-    format!("; one tile short: {} would complete it", tiles.join(" or "))
+}
+
+/// Tiles as a choice, "2m or 5m"; `None` for none.
+pub fn either(tiles: &[Tile]) -> Option<String> {
+    let names: Vec<String> = tiles.iter().map(Tile::to_string).collect();
+    (!names.is_empty()).then(|| names.join(" or "))
 }
 
 /// Scores one JSON line, returning the result or error object as one line of JSON.

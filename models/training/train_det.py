@@ -429,7 +429,10 @@ def main():
             batch = [in_other_light(batch[0], g, LIGHT_SETS[args.lights]), *batch[1:]]
         if device.type != "cpu":
             batch = [t.to(device, non_blocking=True) for t in batch]
-        lh, lo, ls, la = distill_losses(model, teacher, batch[0], g, args.anchor, LIGHT_SETS[args.lights]) if teacher else losses(model, batch)
+        if teacher:
+            lh, lo, ls, la = distill_losses(model, teacher, batch[0], g, args.anchor, LIGHT_SETS[args.lights])
+        else:
+            lh, lo, ls, la = losses(model, batch)
         loss = lh + lo + ls + 0.5 * la
         opt.zero_grad(set_to_none=True)
         if not torch.isfinite(loss):

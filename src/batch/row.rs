@@ -221,10 +221,7 @@ impl Row {
                 }
             },
             Err(error) => {
-                row.error = Some(RowError::new(
-                    error.kind(),
-                    format!("{error}{}", request.error_hint(&error)),
-                ))
+                row.error = Some(RowError::new(error.kind(), request.error_message(&error)))
             }
         }
         row

@@ -143,10 +143,5 @@ pub fn score_photo(args: ScorePhotoArgs) -> anyhow::Result<ExitCode> {
 /// The tiles that would complete a hand read a tile short, as "2m or 5m"; `None` when it is not
 /// one tile short (see [`riichi_lens::vision::layout::ReadHand::completing_tiles`]).
 fn completing(hand: &riichi_lens::vision::layout::ReadHand) -> Option<String> {
-    let tiles: Vec<String> = hand
-        .completing_tiles()
-        .iter()
-        .map(|t| t.to_string())
-        .collect();
-    (!tiles.is_empty()).then(|| tiles.join(" or "))
+    riichi_lens::jsonl::either(&hand.completing_tiles())
 }

@@ -104,7 +104,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
 pub fn print_score(request: &Request, json: bool) -> anyhow::Result<()> {
     let score = request
         .score()
-        .map_err(|e| anyhow::anyhow!("{e}{}", request.error_hint(&e)))?;
+        .map_err(|e| anyhow::anyhow!("{}", request.error_message(&e)))?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if json {
