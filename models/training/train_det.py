@@ -307,6 +307,17 @@ def distill_losses(student, teacher, x, g, anchor=0.0, lights=LIGHTS):
     return distill_terms(s_heat, s_reg, t_heat, t_reg, weight)
 
 
+def anchor_losses(student, teacher, x, anchor):
+    """distill_terms on the photos as taken, weighted `anchor`: the student held to the teacher (its starting self)
+    where the light is ordinary, so that what it learns from labels in other light does not move its boxes there."""
+    with torch.no_grad():
+        t_heat, t_reg = teacher(x)
+    with models.bf16_autocast():
+        s_heat, s_reg = student(x)
+    weight = torch.full((len(x), 1, 1, 1), float(anchor))
+    return distill_terms(s_heat.float(), s_reg.float(), t_heat.float(), t_reg.float(), weight)
+
+
 def distill_terms(s_heat, s_reg, t_heat, t_reg, weight):
     """distill_losses' four terms (heat, offset, size, angle), each image's differences times its `weight`."""
     live = ((t_heat > DISTILL_FLOOR) | (s_heat > DISTILL_FLOOR)).float()
@@ -348,19 +359,24 @@ def main():
                          "light the photo was taken in (distill_losses); BatchNorm kept frozen")
     ap.add_argument("--anchor", type=float, default=0.0,
                     help="with --distill-light: also hold the model to the teacher on the photos as taken, this much "
-                         "more strongly")
+                         "more strongly; with --show-lights and --init: the labels in other light, and the model held "
+                         "to its starting self (a frozen teacher) on the photos as taken with this weight "
+                         "(anchor_losses), so its boxes in ordinary light stay where they were")
     ap.add_argument("--lights", choices=sorted(LIGHT_SETS), default="light",
                     help="with --distill-light or --show-lights: the light the model is shown (LIGHT_SETS)")
     ap.add_argument("--show-lights", action="store_true",
-                    help="labelled training (no teacher) on the photos shown in --lights' light")
+                    help="labelled training on the photos shown in --lights' light (no teacher unless --anchor)")
     ap.add_argument("--device", default="cpu", help="where the model trains: cpu, or cuda on a machine with a GPU")
     ap.add_argument("--workers", type=int, default=0,
                     help="processes making batches (BatchStream); 0: the training loop makes them itself")
     args = ap.parse_args()
-    if args.distill_light and not args.init:
-        ap.error("--distill-light needs --init (the teacher)")
-    if args.distill_light and args.device != "cpu":
-        ap.error("--distill-light trains on the CPU only")
+    if args.distill_light and args.show_lights:
+        ap.error("--distill-light (no labels) and --show-lights (labels) are two ways to train: pick one")
+    anchored = args.show_lights and args.anchor > 0
+    if (args.distill_light or anchored) and not args.init:
+        ap.error("--distill-light and --show-lights --anchor need --init (the teacher)")
+    if (args.distill_light or anchored) and args.device != "cpu":
+        ap.error("--distill-light and --show-lights --anchor train on the CPU only")
     device = torch.device(args.device)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -402,7 +418,7 @@ def main():
                                                   num_workers=args.workers, prefetch_factor=4,
                                                   pin_memory=device.type == "cuda"))
     teacher = None
-    if args.distill_light:
+    if args.distill_light or anchored:
         teacher = copy.deepcopy(model).eval()
         for p in teacher.parameters():
             p.requires_grad_(False)
@@ -424,15 +440,19 @@ def main():
         if args.freeze_bn:
             freeze_bn(model)
         batch = next_batch(rng, args, syn, land, port, real) if stream is None else next(stream)
-        if args.show_lights and teacher is None:
+        taken = batch[0]
+        if args.show_lights:
             # Light and blur leave the tiles where they are: the labels hold as they are.
-            batch = [in_other_light(batch[0], g, LIGHT_SETS[args.lights]), *batch[1:]]
+            batch = [in_other_light(taken, g, LIGHT_SETS[args.lights]), *batch[1:]]
         if device.type != "cpu":
             batch = [t.to(device, non_blocking=True) for t in batch]
-        if teacher:
+        if args.distill_light:
             lh, lo, ls, la = distill_losses(model, teacher, batch[0], g, args.anchor, LIGHT_SETS[args.lights])
         else:
             lh, lo, ls, la = losses(model, batch)
+            if anchored:
+                terms = anchor_losses(model, teacher, taken, args.anchor)
+                lh, lo, ls, la = (a + b for a, b in zip((lh, lo, ls, la), terms))
         loss = lh + lo + ls + 0.5 * la
         opt.zero_grad(set_to_none=True)
         if not torch.isfinite(loss):
